@@ -1,0 +1,108 @@
+"""Verdicts, the error catalogue and the few exception types the referee raises.
+
+Every problem the referee can report has a stable code (an ``ErrorKind`` member). Codes are grouped in one enum per
+concern — the record envelope here, each game's rules in its own package — and every enum registers itself in
+``CATALOGUE`` so that the CLI, the docs test and the jsonl output see them all.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Verdict(str, Enum):
+    """The four outcomes of judging one game record (the spec's section 5)."""
+
+    VALID = "valid"
+    ILLEGAL = "illegal"
+    MALFORMED = "malformed"
+    UNFINISHED = "unfinished"
+
+
+CATALOGUE: dict[str, "ErrorKind"] = {}
+
+
+class ErrorKind(Enum):
+    """Base of every error-code enum: value is ``(code, verdict, summary)``; ``code`` never changes once shipped."""
+
+    def __init__(self, code: str, verdict: Verdict, summary: str) -> None:
+        self.code = code
+        self.verdict = verdict
+        self.summary = summary
+
+    @classmethod
+    def register(cls) -> None:
+        for member in cls:
+            if member.code in CATALOGUE and CATALOGUE[member.code] is not member:
+                raise RuntimeError(f"error code {member.code!r} defined twice")
+            CATALOGUE[member.code] = member
+
+
+class RecordCode(ErrorKind):
+    """Problems of the record envelope and the text itself (game-agnostic)."""
+
+    SYNTAX = ("syntax", Verdict.MALFORMED, "The line does not follow the record grammar.")
+    UNKNOWN_ACTION = ("unknown-action", Verdict.MALFORMED, "The word after 'PLAYER:' is not an action of this game.")
+    MISSING_COLON = ("missing-colon", Verdict.MALFORMED, "A statement keyword or player name must be followed by ':'.")
+    MISSING_NUMBER = ("missing-number", Verdict.MALFORMED, "A number was expected (a price, a count, a round).")
+    BAD_TAG = ("bad-tag", Verdict.MALFORMED, "A tag line must read [Name \"value\"].")
+    MISSING_TAG = ("missing-tag", Verdict.MALFORMED, "The required tags Game and Players are missing.")
+    UNKNOWN_GAME = ("unknown-game", Verdict.MALFORMED, "The Game tag names no supported game.")
+    BAD_PLAYERS = ("bad-players", Verdict.MALFORMED, "The Players tag lists a player count or names the game does not allow.")
+    UNKNOWN_RULESET = ("unknown-ruleset", Verdict.MALFORMED, "The Ruleset tag names no ruleset of this game.")
+    UNKNOWN_VARIANT = ("unknown-variant", Verdict.MALFORMED, "The Variant tag names no registered variant and no readable variant file.")
+    BAD_VARIANT = ("bad-variant", Verdict.MALFORMED, "The variant file is not valid (unknown option, wrong type, wrong game).")
+    UNKNOWN_CARD = ("unknown-card", Verdict.MALFORMED, "No card of this game has that name.")
+    UNKNOWN_PLAYER = ("unknown-player", Verdict.MALFORMED, "The name is not in the Players tag.")
+    BODY_BEFORE_TAGS = ("body-before-tags", Verdict.MALFORMED, "Statements appear before the first tag section.")
+    BAD_ENCODING = ("bad-encoding", Verdict.MALFORMED, "The file is not UTF-8 text.")
+    RESULT_MISMATCH = ("result-mismatch", Verdict.ILLEGAL, "The Result tag names other winners than the game produced.")
+    AFTER_END = ("after-end", Verdict.ILLEGAL, "Only the final claim may follow the end of the game.")
+
+
+RecordCode.register()
+
+
+@dataclass
+class RefereeError(Exception):
+    """A problem found in a record: where it is, its code, the rule in words, the state and the alternatives."""
+
+    kind: ErrorKind
+    message: str
+    column: int = 1
+    line: int = 0
+    alternatives: list[str] = field(default_factory=list)
+    state: str = ""
+
+    def __post_init__(self) -> None:
+        Exception.__init__(self, self.message)
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.kind.verdict
+
+    @property
+    def code(self) -> str:
+        return self.kind.code
+
+    def at(self, line: int, column_offset: int = 0) -> "RefereeError":
+        """Place the error on a file line (columns are 1-based within the line)."""
+        self.line = line
+        self.column += column_offset
+        return self
+
+
+class IllegalStatement(RefereeError):
+    """A well-formed statement the rules do not allow here."""
+
+
+class MalformedStatement(RefereeError):
+    """A statement that cannot be read: syntax, unknown names, broken tags."""
+
+
+def illegal(kind: ErrorKind, message: str, column: int = 1, alternatives: list[str] | None = None) -> IllegalStatement:
+    return IllegalStatement(kind, message, column, alternatives=list(alternatives or []))
+
+
+def malformed(kind: ErrorKind, message: str, column: int = 1) -> MalformedStatement:
+    return MalformedStatement(kind, message, column)

@@ -1,0 +1,103 @@
+"""What every game package provides to the game-agnostic core (OpenSpiel-style state, python-chess-style lookup)."""
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from referee.record import LineParser
+
+
+@dataclass
+class Outcome:
+    """The end of a game: VP per player (None for games without scores), winners and how ties were broken."""
+
+    scores: dict[str, int] | None
+    winners: list[str]
+    tiebreak: str = ""
+    breakdown: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+class GameState(ABC):
+    """The state of one game being replayed. ``apply`` judges one parsed statement and changes the state, or raises
+    ``IllegalStatement`` (leaving the state as it was)."""
+
+    players: list[str]
+
+    @abstractmethod
+    def apply(self, statement: Any) -> None: ...
+
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome: ...
+
+    @abstractmethod
+    def summary(self) -> str:
+        """A few lines a person reads to see where the game stands."""
+
+    @abstractmethod
+    def legal_statements(self) -> list[str]:
+        """The statements (as record text) that could legally come next."""
+
+
+class Game(ABC):
+    """A game of the referee: metadata as data, its rule options, its grammar and its state class."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options_type: ClassVar[type]
+    rulesets: ClassVar[dict[str, Any]]
+    ruleset_aliases: ClassVar[dict[str, str]] = {}
+    default_ruleset: ClassVar[str]
+    _parser: ClassVar[LineParser | None] = None
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return (cls.id, cls.title, *cls.aliases)
+
+    @classmethod
+    @abstractmethod
+    def make_parser(cls) -> LineParser: ...
+
+    @classmethod
+    def parser(cls) -> LineParser:
+        if cls.__dict__.get("_parser") is None:
+            cls._parser = cls.make_parser()
+        return cls._parser  # type: ignore[return-value]
+
+    @classmethod
+    def ruleset(cls, name: str | None) -> Any | None:
+        """Options of a ruleset by name (case-insensitive, aliases allowed); None when unknown."""
+        if name is None:
+            return cls.rulesets[cls.default_ruleset]
+        key = " ".join(name.lower().split())
+        key = cls.ruleset_aliases.get(key, key)
+        for ruleset_name, options in cls.rulesets.items():
+            if ruleset_name.lower() == key:
+                return options
+        return None
+
+    @classmethod
+    @abstractmethod
+    def new_state(cls, players: list[str], options: Any) -> GameState: ...
+
+    @classmethod
+    @abstractmethod
+    def play(cls, players: list[str], rng: random.Random, options: Any, tags: dict[str, str]) -> str:
+        """A complete random legal game as record text (tag section included)."""
+
+
+def option_docs(options_type: type) -> list[tuple[str, Any, str]]:
+    """(name, default, doc) of every rule option of a game, for docs and ``referee options``."""
+    rows = []
+    for f in dataclasses.fields(options_type):
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        rows.append((f.name, default, f.metadata.get("doc", "")))
+    return rows

@@ -1,0 +1,309 @@
+"""The record envelope: files, games, tags, and the fast line parser every game uses.
+
+A file holds one or more games, each a tag section followed by a body (like PGN). The body is parsed *line by line*
+with the game's LALR grammar and an embedded transformer, so no parse tree is ever built, and every distinct line text
+is parsed once: game logs repeat the same lines ("Anna: pass") thousands of times, and the cache turns those into a
+dictionary look-up. Parsing lazily, line by line, is also what lets the replay loop report problems in file order.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from referee.errors import MalformedStatement, RecordCode, RefereeError, malformed
+
+GRAMMAR_DIRS = (Path(__file__).parent / "grammar", Path(__file__).parent.parent / "grammar")
+
+
+def grammar_path(name: str) -> Path:
+    """Locate a grammar file: inside the installed wheel, or in the source tree's ``grammar/``."""
+    for folder in GRAMMAR_DIRS:
+        candidate = folder / name
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(f"grammar {name} not found in {', '.join(map(str, GRAMMAR_DIRS))}")
+
+
+@dataclass
+class Tag:
+    name: str
+    value: str
+    line: int
+    column: int
+
+
+@dataclass
+class GameRecord:
+    """One game of a file: its tags and its body lines, untouched (parsing happens during replay)."""
+
+    file: str
+    index: int
+    first_line: int
+    tags: dict[str, Tag] = field(default_factory=dict)
+    body: list[tuple[int, str]] = field(default_factory=list)
+    envelope_error: RefereeError | None = None
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        for key, tag in self.tags.items():
+            if key.lower() == name.lower():
+                return tag.value
+        return default
+
+    def tag_entry(self, name: str) -> Tag | None:
+        for key, tag in self.tags.items():
+            if key.lower() == name.lower():
+                return tag
+        return None
+
+
+_TAG_PARSER: Lark | None = None
+
+
+def _tag_parser() -> Lark:
+    global _TAG_PARSER
+    if _TAG_PARSER is None:
+        _TAG_PARSER = Lark.open(str(grammar_path("record.lark")), parser="lalr")
+    return _TAG_PARSER
+
+
+def _unescape(quoted: str) -> str:
+    return re.sub(r"\\(.)", r"\1", quoted[1:-1])
+
+
+def parse_tag(text: str, line: int) -> Tag:
+    """Parse one ``[Name "value"]`` line, or raise a located ``bad-tag`` error."""
+    try:
+        tree = _tag_parser().parse(text)
+    except UnexpectedInput as exc:
+        column = getattr(exc, "column", 1) or 1
+        raise malformed(RecordCode.BAD_TAG, 'a tag line must read [Name "value"] (value in double quotes)',
+                        column).at(line)
+    name_tok, value_tok = tree.children
+    return Tag(str(name_tok), _unescape(str(value_tok)), line, value_tok.column)
+
+
+def _is_blank(text: str) -> bool:
+    stripped = text.strip()
+    return not stripped or stripped[0] == "#"
+
+
+def read_text(path: Path) -> str:
+    """Read a record file as UTF-8 (BOM ignored); never writes to it."""
+    data = path.read_bytes()
+    return data.decode("utf-8-sig")
+
+
+def split_games(text: str, file: str = "<string>") -> list[GameRecord]:
+    """Split a file's text into games: a tag section starts a game, its body runs to the next tag section."""
+    games: list[GameRecord] = []
+    current: GameRecord | None = None
+    in_tags = False
+    orphan: GameRecord | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if _is_blank(raw):
+            continue
+        if raw.lstrip().startswith("["):
+            if current is None or not in_tags:
+                current = GameRecord(file, len(games) + 1, number)
+                games.append(current)
+                in_tags = True
+            if current.envelope_error is None:
+                try:
+                    tag = parse_tag(raw, number)
+                    current.tags[tag.name] = tag
+                except RefereeError as error:
+                    current.envelope_error = error
+            continue
+        in_tags = False
+        if current is None:
+            if orphan is None:
+                orphan = GameRecord(file, 0, number)
+                orphan.envelope_error = malformed(
+                    RecordCode.BODY_BEFORE_TAGS,
+                    "a statement appears before the first tag section; every game starts with "
+                    '[Game "..."] and [Players "..."]',
+                    len(raw) - len(raw.lstrip()) + 1).at(number)
+            orphan.body.append((number, raw))
+            continue
+        current.body.append((number, raw))
+    if orphan is not None:
+        games.insert(0, orphan)
+        for position, game in enumerate(games, start=1):
+            game.index = position
+    return games
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The line parser
+
+
+@dataclass(frozen=True)
+class SyntaxExample:
+    """Lines that show one kind of syntax error, for ``UnexpectedInput.match_examples``."""
+
+    kind: RecordCode
+    message: str
+    lines: tuple[str, ...]
+
+
+class LineParser:
+    """Parse single body lines of one game with its LALR grammar and an embedded transformer, with a cache.
+
+    ``terminal_words`` turns Lark terminal names into words a player understands for "expected ..." messages.
+    """
+
+    CACHE_LIMIT = 200_000
+
+    def __init__(self, grammar_file: str, transformer_factory: Callable[[], Transformer],
+                 terminal_words: dict[str, str], examples: Iterable[SyntaxExample] = ()) -> None:
+        self._lark = Lark.open(str(grammar_path(grammar_file)), parser="lalr", transformer=transformer_factory(),
+                               maybe_placeholders=False, propagate_positions=False)
+        self._terminal_words = terminal_words
+        self._examples = list(examples)
+        self._cache: dict[str, object] = {}
+
+    def parse(self, text: str) -> object:
+        """Return the statement object for a line (``None`` for a blank or comment line) or raise MalformedStatement.
+
+        The error's column is within the line; the caller places it on its line number.
+        """
+        cached = self._cache.get(text)
+        if cached is not None:
+            if isinstance(cached, RefereeError):
+                raise MalformedStatement(cached.kind, cached.message, cached.column)
+            return cached
+        try:
+            result = self._lark.parse(text)
+        except RefereeError as error:  # raised by the transformer (unknown card, ...)
+            result = error
+        except VisitError as error:
+            if isinstance(error.orig_exc, RefereeError):
+                result = error.orig_exc
+            else:
+                raise
+        except UnexpectedInput as error:
+            result = self._describe(text, error)
+        if len(self._cache) >= self.CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[text] = result if result is not None else _BLANK
+        if isinstance(result, RefereeError):
+            raise MalformedStatement(result.kind, result.message, result.column)
+        return result
+
+    def _describe(self, text: str, error: UnexpectedInput) -> MalformedStatement:
+        """Classify a syntax error by example and say what was expected in plain words."""
+        kind, lead = RecordCode.SYNTAX, "cannot read this line"
+        for example in self._examples:
+            try:
+                matched = error.match_examples(self._lark.parse, {example.kind: list(example.lines)},
+                                               use_accepts=True)
+            except Exception:  # noqa: BLE001 - a failed classification only loses the label
+                matched = None
+            if matched is not None:
+                kind, lead = example.kind, example.message
+                break
+        column = getattr(error, "column", None)
+        if isinstance(error, UnexpectedEOF) or column in (None, -1):
+            column = len(text.rstrip()) + 1
+            found = "the end of the line"
+        elif isinstance(error, UnexpectedToken) and error.token.type == "$END":
+            column = len(text.rstrip()) + 1
+            found = "the end of the line"
+        elif isinstance(error, UnexpectedToken):
+            found = f"'{error.token}'"
+        else:
+            found = f"'{text[error.pos_in_stream]}'" if isinstance(error, UnexpectedCharacters) else "this"
+        expected = self._expected_words(error)
+        message = f"{lead}: found {found}"
+        if expected:
+            message += f", expected {expected}"
+        return MalformedStatement(kind, message, column)
+
+    def _expected_words(self, error: UnexpectedInput) -> str:
+        names: set[str] = set()
+        if isinstance(error, UnexpectedToken):
+            names = set(error.accepts or error.expected)
+        elif isinstance(error, UnexpectedCharacters):
+            names = set(error.allowed or ())
+        elif isinstance(error, UnexpectedEOF):
+            names = set(error.expected)
+        words = sorted({self._terminal_words.get(name, name.lower().strip("_")) for name in names
+                        if name not in ("$END", "WS", "COMMENT") and not name.startswith("__ANON")})
+        if "$END" in names:
+            words.append("the end of the line")
+        if not words:
+            return ""
+        if len(words) == 1:
+            return words[0]
+        return ", ".join(words[:-1]) + " or " + words[-1]
+
+    def clear(self) -> None:
+        self._cache.clear()
+
+
+class _Blank:
+    def __bool__(self) -> bool:
+        return False
+
+
+_BLANK = _Blank()
+
+
+def is_blank_statement(statement: object) -> bool:
+    return statement is None or statement is _BLANK
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Name resolution shared by the games
+
+
+def normalise_name(words: Iterable[str]) -> str:
+    """Canonical key of a name: lower case, single spaces, straight apostrophes."""
+    return " ".join(w.lower().replace("’", "'") for w in words)
+
+
+@dataclass(frozen=True)
+class NameRef:
+    """A name as written in the record (a card or a player) and its 1-based column in the line."""
+
+    name: str
+    column: int
+
+
+def card_lookup(words: list[Token], table: dict[str, str], thing: str = "card") -> NameRef:
+    """Resolve card-name words to the canonical name, or raise ``unknown-card`` with a did-you-mean."""
+    key = normalise_name(words)
+    column = words[0].column if words else 1
+    canonical = table.get(key)
+    if canonical is None:
+        canonical = table.get(key.replace(".", ""))
+    if canonical is None:
+        written = " ".join(str(w) for w in words)
+        close = difflib.get_close_matches(key, list(table), n=1, cutoff=0.6)
+        hint = f"; did you mean '{table[close[0]]}'?" if close else ""
+        raise malformed(RecordCode.UNKNOWN_CARD, f"no {thing} called '{written}' in this game{hint}", column)
+    return NameRef(canonical, column)
+
+
+def player_token(token: Token) -> NameRef:
+    text = str(token)
+    if text.startswith('"'):
+        text = _unescape(text)
+    return NameRef(text, token.column)
+
+
+def iter_statements(parser: LineParser, body: list[tuple[int, str]]) -> Iterator[tuple[int, str, object]]:
+    """Yield (line number, text, statement) for the non-blank lines of a body; raises located errors."""
+    for number, text in body:
+        try:
+            statement = parser.parse(text)
+        except RefereeError as error:
+            raise error.at(number)
+        if not is_blank_statement(statement):
+            yield number, text, statement

@@ -1,0 +1,211 @@
+"""The one replay loop: judge every game of a record, statement by statement, in file order."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from referee.errors import RecordCode, RefereeError, Verdict, illegal, malformed
+from referee.game import Game, GameState, Outcome
+from referee.games import GAMES, find_game
+from referee.record import GameRecord, is_blank_statement, read_text, split_games
+from referee.variant import resolve_options
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a record says it should be judged as: ``[Expect "illegal not-your-turn 14"]``."""
+
+    verdict: Verdict
+    code: str | None = None
+    line: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "Expectation | None":
+        words = text.split()
+        if not words:
+            return None
+        try:
+            verdict = Verdict(words[0].lower())
+        except ValueError:
+            return None
+        code = next((w for w in words[1:] if not w.isdigit()), None)
+        line = next((int(w) for w in words[1:] if w.isdigit()), None)
+        return cls(verdict, code, line)
+
+    def __str__(self) -> str:
+        return " ".join(str(x) for x in (self.verdict.value, self.code, self.line) if x is not None)
+
+
+@dataclass
+class GameReport:
+    """How one game of a file was judged."""
+
+    file: str
+    index: int
+    line: int
+    game: str | None
+    verdict: Verdict
+    error: RefereeError | None = None
+    outcome: Outcome | None = None
+    players: list[str] = field(default_factory=list)
+    tags: dict[str, str] = field(default_factory=dict)
+    ruleset: str = ""
+    statements: int = 0
+    expectation: Expectation | None = None
+    state: GameState | None = None
+
+    @property
+    def expectation_met(self) -> bool | None:
+        """None when the record states no expectation."""
+        exp = self.expectation
+        if exp is None:
+            return None
+        if exp.verdict != self.verdict:
+            return False
+        if exp.code is not None and (self.error is None or self.error.code != exp.code):
+            return False
+        if exp.line is not None and (self.error is None or self.error.line != exp.line):
+            return False
+        return True
+
+    @property
+    def ok(self) -> bool:
+        """Good for the exit code: as expected when an expectation is stated, else valid or unfinished."""
+        met = self.expectation_met
+        if met is not None:
+            return met
+        return self.verdict in (Verdict.VALID, Verdict.UNFINISHED)
+
+    def as_dict(self) -> dict[str, Any]:
+        error = self.error
+        outcome = self.outcome
+        data: dict[str, Any] = {
+            "file": self.file, "index": self.index, "game": self.game, "verdict": self.verdict.value,
+            "line": error.line if error else None, "column": error.column if error else None,
+            "code": error.code if error else None, "message": error.message if error else None,
+            "scores": outcome.scores if outcome else None, "winners": outcome.winners if outcome else None,
+            "tiebreak": outcome.tiebreak if outcome else None,
+            "players": self.players, "ruleset": self.ruleset, "first_line": self.line, "statements": self.statements,
+            "tags": self.tags,
+        }
+        if error is not None:
+            data["rule"] = error.kind.summary
+            data["state"] = error.state
+            data["alternatives"] = error.alternatives
+        if self.expectation is not None:
+            data["expected"] = str(self.expectation)
+            data["expectation_met"] = self.expectation_met
+        return data
+
+
+def _tag_error(record: GameRecord, name: str, kind: RecordCode, message: str) -> RefereeError:
+    tag = record.tag_entry(name)
+    error = malformed(kind, message, tag.column if tag else 1)
+    return error.at(tag.line if tag else record.first_line)
+
+
+def setup(record: GameRecord, base_dir: Path | None = None) -> tuple[type[Game], GameState, str]:
+    """Read the tag section: the game, the players, the rule options. Raises a located RefereeError."""
+    if record.envelope_error is not None:
+        raise record.envelope_error
+    game_name, players_text = record.tag("Game"), record.tag("Players")
+    missing = [name for name, value in (("Game", game_name), ("Players", players_text)) if value is None]
+    if missing:
+        raise malformed(RecordCode.MISSING_TAG, f"the required tag(s) {' and '.join(missing)} are missing "
+                        '(a game starts with [Game "..."] and [Players "..."])').at(record.first_line)
+    game = find_game(game_name or "")
+    if game is None:
+        raise _tag_error(record, "Game", RecordCode.UNKNOWN_GAME, f"unknown game '{game_name}' (games: "
+                         + ", ".join(g.title for g in GAMES.values()) + ")")
+    players = [name.strip() for name in (players_text or "").split(",")]
+    if any(not name for name in players) or len(set(players)) != len(players):
+        raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS,
+                         "the Players tag lists every player once, comma-separated, in seat order")
+    if not game.min_players <= len(players) <= game.max_players:
+        raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS,
+                         f"{game.title} is played by {game.min_players} to {game.max_players} players, "
+                         f"not {len(players)}")
+    try:
+        options, label = resolve_options(game, record.tag("Ruleset"), record.tag("Variant"), base_dir)
+    except RefereeError as error:
+        tag = "Variant" if error.kind in (RecordCode.UNKNOWN_VARIANT, RecordCode.BAD_VARIANT) else "Ruleset"
+        raise _tag_error(record, tag, error.kind, error.message)
+    return game, game.new_state(players, options), label
+
+
+def judge(record: GameRecord, base_dir: Path | None = None) -> GameReport:
+    """Replay one game against the rules and say what it is."""
+    tags = {name: tag.value for name, tag in record.tags.items()}
+    expectation = Expectation.parse(record.tag("Expect") or "")
+    report = GameReport(record.file, record.index, record.first_line, None, Verdict.VALID, tags=tags,
+                        expectation=expectation)
+    try:
+        game, state, report.ruleset = setup(record, base_dir)
+    except RefereeError as error:
+        report.verdict, report.error = error.verdict, error
+        return report
+    report.game, report.players, report.state = game.id, state.players, state
+    parser = game.parser()
+    count = 0
+    try:
+        for number, text in record.body:
+            try:
+                statement = parser.parse(text)
+                if is_blank_statement(statement):
+                    continue
+                state.apply(statement)
+                count += 1
+            except RefereeError as error:
+                error.line = number
+                raise
+        if state.is_terminal():
+            report.outcome = state.outcome()
+            _check_result_tag(record, report.outcome)
+    except RefereeError as error:
+        report.verdict, report.error, report.statements = error.verdict, error, count
+        if not error.state:
+            error.state = state.summary()
+        return report
+    report.statements = count
+    report.verdict = Verdict.VALID if state.is_terminal() else Verdict.UNFINISHED
+    return report
+
+
+def _check_result_tag(record: GameRecord, outcome: Outcome) -> None:
+    tag = record.tag_entry("Result")
+    if tag is None or tag.value.strip() in ("", "*", "?"):
+        return
+    claimed = {name.strip() for name in re.split(r"[,;]", tag.value) if name.strip()}
+    if claimed != set(outcome.winners):
+        raise illegal(RecordCode.RESULT_MISMATCH, f"the Result tag names {', '.join(sorted(claimed))}; the game was "
+                      f"won by {', '.join(outcome.winners)}", tag.column).at(tag.line)
+
+
+def check_text(text: str, file: str = "<string>", base_dir: Path | None = None) -> list[GameReport]:
+    """Judge every game of a record text."""
+    return [judge(record, base_dir) for record in split_games(text, file)]
+
+
+def check_file(path: Path) -> list[GameReport]:
+    """Judge every game of a record file; an unreadable file is one malformed 'game'."""
+    try:
+        text = read_text(path)
+    except UnicodeDecodeError as exc:
+        error = malformed(RecordCode.BAD_ENCODING, f"not UTF-8 text ({exc.reason} at byte {exc.start})").at(1)
+        return [GameReport(str(path), 1, 1, None, Verdict.MALFORMED, error)]
+    reports = check_text(text, str(path), path.parent)
+    if not reports:
+        error = malformed(RecordCode.MISSING_TAG, "the file holds no game (no tag section)").at(1)
+        reports = [GameReport(str(path), 1, 1, None, Verdict.MALFORMED, error)]
+    return reports
+
+
+def record_files(paths: Iterable[Path]) -> Iterator[Path]:
+    """Files as given, and folders searched (recursively, sorted) for ``*.rec``."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*.rec") if p.is_file())
+        else:
+            yield path

@@ -1,0 +1,113 @@
+"""Random legal play: a complete Saint Petersburg game written as a record, claims filled in.
+
+Randomness comes from the ``random.Random`` passed in, so the same seed gives the same record.
+"""
+from __future__ import annotations
+
+import random
+
+from referee.record import NameRef
+from referee.saint_petersburg.cards import DECKS, PHASES
+from referee.saint_petersburg.notation import (
+    Action, Actor, Buy, Deal, FinalClaim, FinalEntry, Grant, Observe, Pass, PhaseHeader, Play, Pub, RoundMark,
+    ScoreClaim, ScoreEntry, Statement, Take, Tokens, statement_text,
+)
+from referee.saint_petersburg.options import SPOptions
+from referee.saint_petersburg.state import ACTING, BETWEEN, DEALING, SPState
+
+WEIGHTS = {Buy: 6.0, Play: 4.0, Take: 1.0, Observe: 1.5}
+
+
+def deal_tokens(players: list[str], rng: random.Random) -> Tokens:
+    phases = list(PHASES)
+    rng.shuffle(phases)
+    n = len(players)
+    counts = {2: [2, 2], 3: [1, 1, 2], 4: [1, 1, 1, 1]}[n]
+    rng.shuffle(counts)
+    grants, start = [], 0
+    for name, count in zip(players, counts):
+        grants.append(Grant(NameRef(name, 0), tuple((p, 0) for p in phases[start:start + count])))
+        start += count
+    return Tokens(tuple(grants), 0)
+
+
+def choose_action(state: SPState, rng: random.Random) -> Action:
+    actions = state.legal_actions(observe_cards=False)
+    if not actions:
+        raise RuntimeError("no legal action: " + state.summary())
+    others = [a for a in actions if not isinstance(a, Pass)]
+    if state.phase == "building" and state.free_observatories(state.to_act) and rng.random() < 0.25:
+        observed = random_observation(state, rng)
+        if observed is not None:
+            return observed
+    if not others or (any(isinstance(a, Pass) for a in actions) and rng.random() < 0.3):
+        return Pass()
+    weights = [WEIGHTS.get(type(a), 1.0) for a in others]
+    return rng.choices(others, weights)[0]
+
+
+def random_observation(state: SPState, rng: random.Random) -> Observe | None:
+    decks = [d for d in DECKS if state.deck_size[d] >= 2]
+    if not decks:
+        return None
+    deck = rng.choice(decks)
+    names = [name for name, copies in state.decks[deck].items() for _ in range(copies)]
+    card = state.cards[rng.choice(names)]
+    seat = state.to_act
+    choices: list[Observe] = [Observe(deck, NameRef(card.name, 0), "discard")]
+    if len(state.p[seat].hand) < state.hand_limit(seat):
+        choices.append(Observe(deck, NameRef(card.name, 0), "take"))
+    targets = state.targets(seat, card) if card.upgrade else [None]
+    for target in targets:
+        price = state.price(seat, card, False, target)
+        if price <= state.p[seat].rubles:
+            over = NameRef(target.name, 0) if target else None
+            choices.append(Observe(deck, NameRef(card.name, 0), "buy", over, price))
+    return rng.choice(choices)
+
+
+def random_game(players: list[str], rng: random.Random, options: SPOptions) -> tuple[SPState, list[Statement]]:
+    """Play a random legal game; return the final state and the statements in record order."""
+    state = SPState(players, options)
+    written: list[Statement] = []
+
+    def emit(statement: Statement) -> None:
+        state.apply(statement)
+        written.append(statement)
+
+    emit(deal_tokens(players, rng))
+    while not state.is_terminal():
+        if state.stage == BETWEEN:
+            if state.score_claim_open and state.last_scoring is not None:
+                emit(ScoreClaim(tuple(ScoreEntry(NameRef(name, 0), s.rubles, s.vp)
+                                      for name, s in zip(players, state.last_scoring)), 0))
+            if state.pub_open:
+                for seat, player in enumerate(state.p):
+                    cap = min(state.pub_cap(seat), player.rubles // options.pub_vp_price)
+                    if cap > 0 and rng.random() < 0.7:
+                        count = rng.randint(0, cap)
+                        emit(Actor(NameRef(player.name, 0), Pub(count, count * options.pub_vp_price)))
+            if state.phase_index == 0:
+                emit(RoundMark(state.round, 0))
+            emit(PhaseHeader(state.phase, 0))
+        elif state.stage == DEALING:
+            deck = DECKS[state.phase_index]
+            pool = [name for name, copies in state.decks[deck].items() for _ in range(copies)]
+            drawn = rng.sample(pool, state.due)
+            emit(Deal(tuple(NameRef(name, 0) for name in drawn), 0))
+        elif state.stage == ACTING:
+            seat = state.to_act
+            emit(Actor(NameRef(players[seat], 0), choose_action(state, rng)))
+    outcome = state.outcome()
+    emit(FinalClaim(tuple(FinalEntry(NameRef(name, 0), outcome.scores[name], 0) for name in players), 0))
+    return state, written
+
+
+def play_record(players: list[str], rng: random.Random, options: SPOptions, tags: dict[str, str]) -> str:
+    state, statements = random_game(players, rng, options)
+    tags = {"Game": "Saint Petersburg", **tags, "Players": ", ".join(players),
+            "Result": ", ".join(state.outcome().winners)}
+    lines = [f'[{name} "{value}"]' for name, value in tags.items()]
+    lines.append("")
+    lines.extend(statement_text(statement) for statement in statements)
+    return "\n".join(lines) + "\n"
