@@ -43,6 +43,10 @@ class GameState(ABC):
     def legal_statements(self) -> list[str]:
         """The statements (as record text) that could legally come next."""
 
+    @abstractmethod
+    def fingerprint(self) -> tuple:
+        """The whole position as a comparable value: a rejected statement must leave it unchanged."""
+
 
 class Game(ABC):
     """A game of the referee: metadata as data, its rule options, its grammar and its state class."""

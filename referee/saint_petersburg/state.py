@@ -748,6 +748,17 @@ class SPState(GameState):
             texts.insert(-1, f"{quote_player(player)}: observe DECK: CARD, buy|take|discard")
         return texts
 
+    def fingerprint(self) -> tuple:
+        """Everything that defines the position, as a comparable value (a rejected statement must not change it)."""
+        players = tuple((p.rubles, tuple(c.name for c in p.area), tuple(c.name for c in p.hand), p.vp, p.pub_vp,
+                         p.observatories_used, p.observatories_fresh) for p in self.p)
+        decks = tuple(tuple(sorted((k, v) for k, v in counter.items() if v)) for counter in self.decks.values())
+        return (players, decks, tuple(self.deck_size.values()), tuple(c.name for c in self.upper),
+                tuple(c.name for c in self.lower), tuple(c.name for c in self.discards), self.round,
+                self.phase_index, self.stage, self.to_act, self.passes, self.due, self.deal_allowed,
+                self.end_triggered, self.score_claim_open, self.pub_open, tuple(sorted(self.pubs_used)),
+                tuple(sorted(self.holder.items())), self.bank, self.final_claimed, self.display_touched)
+
     # --------------------------------------------------------------------------------------------- summary
     def summary(self) -> str:
         def names(cards: list[Card]) -> str:
