@@ -7,6 +7,7 @@ dictionary look-up. Parsing lazily, line by line, is also what lets the replay l
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from dataclasses import dataclass, field
@@ -152,6 +153,39 @@ class SyntaxExample:
     lines: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Pieces:
+    """How a game's list statements and actor lines can be read piece by piece, each piece with the grammar's own
+    rule: ``lists`` maps a statement keyword to (item rule, combine(keyword column, items)); ``actor`` is
+    (action rule, combine(player, action)). Pieces repeat far more than whole lines do ("Lumberjack",
+    "Anna +6R"), so caching them keeps a first reading of a large file fast."""
+
+    lists: dict[str, tuple[str, Callable[[int, list], object]]]
+    actor: tuple[str, Callable[[NameRef, object], object]] | None = None
+
+
+PLAIN_PLAYER = re.compile(r"[^\W\d][\w.\-]*")
+
+
+def shift_columns(obj: object, offset: int) -> object:
+    """A copy of a statement piece with its 1-based columns moved right by ``offset``."""
+    if offset == 0:
+        return obj
+    if isinstance(obj, tuple):
+        return tuple(shift_columns(item, offset) for item in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {}
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if f.name == "column" or f.name.endswith("_column"):
+                if isinstance(value, int) and value > 0:
+                    changes[f.name] = value + offset
+            elif isinstance(value, tuple) or (dataclasses.is_dataclass(value) and not isinstance(value, type)):
+                changes[f.name] = shift_columns(value, offset)
+        return dataclasses.replace(obj, **changes)
+    return obj
+
+
 class LineParser:
     """Parse single body lines of one game with its LALR grammar and an embedded transformer, with a cache.
 
@@ -161,12 +195,18 @@ class LineParser:
     CACHE_LIMIT = 200_000
 
     def __init__(self, grammar_file: str, transformer_factory: Callable[[], Transformer],
-                 terminal_words: dict[str, str], examples: Iterable[SyntaxExample] = ()) -> None:
+                 terminal_words: dict[str, str], examples: Iterable[SyntaxExample] = (),
+                 pieces: Pieces | None = None) -> None:
+        starts = ["start"]
+        if pieces is not None:
+            starts += sorted({rule for rule, _ in pieces.lists.values()} | ({pieces.actor[0]} if pieces.actor else set()))
         self._lark = Lark.open(str(grammar_path(grammar_file)), parser="lalr", transformer=transformer_factory(),
-                               maybe_placeholders=False, propagate_positions=False)
+                               maybe_placeholders=False, propagate_positions=False, start=starts)
         self._terminal_words = terminal_words
         self._examples = list(examples)
+        self._pieces = pieces
         self._cache: dict[str, object] = {}
+        self._piece_cache: dict[tuple[str, str, int], object] = {}
 
     def parse(self, text: str) -> object:
         """Return the statement object for a line (``None`` for a blank or comment line) or raise MalformedStatement.
@@ -178,23 +218,86 @@ class LineParser:
             if isinstance(cached, RefereeError):
                 raise MalformedStatement(cached.kind, cached.message, cached.column)
             return cached
-        try:
-            result = self._lark.parse(text)
-        except RefereeError as error:  # raised by the transformer (unknown card, ...)
-            result = error
-        except VisitError as error:
-            if isinstance(error.orig_exc, RefereeError):
-                result = error.orig_exc
-            else:
-                raise
-        except UnexpectedInput as error:
-            result = self._describe(text, error)
+        result = self._by_pieces(text) if self._pieces is not None else None
+        if result is None:
+            result = self.parse_whole(text)
         if len(self._cache) >= self.CACHE_LIMIT:
             self._cache.clear()
         self._cache[text] = result if result is not None else _BLANK
         if isinstance(result, RefereeError):
             raise MalformedStatement(result.kind, result.message, result.column)
         return result
+
+    def parse_whole(self, text: str) -> object:
+        """Parse a line in one go with the full grammar; a syntax problem comes back as an error object."""
+        try:
+            return self._lark.parse(text, start="start")
+        except RefereeError as error:  # raised by the transformer (unknown card, ...)
+            return error
+        except VisitError as error:
+            if isinstance(error.orig_exc, RefereeError):
+                return error.orig_exc
+            raise
+        except UnexpectedInput as error:
+            return self._describe(text, error)
+
+    def _piece(self, rule: str, text: str, offset: int) -> object:
+        """One piece parsed with the grammar rule ``rule``, its columns moved to where it stands in the line."""
+        placed = self._piece_cache.get((rule, text, offset))
+        if placed is None:
+            placed = shift_columns(self._unplaced_piece(rule, text), offset)
+            self._piece_cache[(rule, text, offset)] = placed
+        return placed
+
+    def _unplaced_piece(self, rule: str, text: str) -> object:
+        key = (rule, text, 0)
+        found = self._piece_cache.get(key)
+        if found is None:
+            try:
+                found = self._lark.parse(text, start=rule)
+            except Exception:  # noqa: BLE001 - any problem: the whole line is parsed again for the error
+                found = _FAILED
+            if len(self._piece_cache) >= self.CACHE_LIMIT:
+                self._piece_cache.clear()
+            self._piece_cache[key] = found
+        if found is _FAILED:
+            raise ValueError(text)
+        return found
+
+    def _by_pieces(self, text: str) -> object | None:
+        """The statement read piece by piece, or None when the line is not of that simple form (or is wrong)."""
+        pieces = self._pieces
+        assert pieces is not None
+        if '"' in text or "#" in text:
+            return None
+        head, colon, rest = text.partition(":")
+        if not colon:
+            return None
+        key = head.strip()
+        lead = len(head) - len(head.lstrip())
+        try:
+            listed = pieces.lists.get(key.lower())
+            if listed is not None:
+                rule, combine = listed
+                items = []
+                offset = len(head) + 1
+                for piece in rest.split(","):
+                    stripped = piece.strip()
+                    if not stripped:
+                        return None
+                    items.append(self._piece(rule, stripped, offset + len(piece) - len(piece.lstrip())))
+                    offset += len(piece) + 1
+                return combine(lead + 1, items)
+            if pieces.actor is not None and PLAIN_PLAYER.fullmatch(key) and key.lower() not in pieces.lists:
+                rule, combine = pieces.actor
+                stripped = rest.strip()
+                if not stripped:
+                    return None
+                action = self._piece(rule, stripped, len(head) + 1 + len(rest) - len(rest.lstrip()))
+                return combine(NameRef(key, lead + 1), action)
+        except ValueError:
+            return None
+        return None
 
     def _describe(self, text: str, error: UnexpectedInput) -> MalformedStatement:
         """Classify a syntax error by example and say what was expected in plain words."""
@@ -245,6 +348,9 @@ class LineParser:
 
     def clear(self) -> None:
         self._cache.clear()
+
+
+_FAILED = object()
 
 
 class _Blank:

@@ -10,8 +10,10 @@ PHASES = ("worker", "building", "aristocrat", "upgrade")
 COLOUR_OF_DECK = {"worker": "green", "building": "blue", "aristocrat": "red"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
+    """One card of a ruleset's table; each is a single shared object, so identity is equality (fast `in`)."""
+
     name: str
     deck: str          # one of DECKS: the deck it is dealt from
     colour: str        # green (worker), blue (building), red (aristocrat): where it scores

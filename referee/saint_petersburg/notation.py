@@ -8,7 +8,7 @@ from typing import Union
 from lark import Token, Transformer
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, SyntaxExample, card_lookup, player_token
+from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, player_token
 from referee.saint_petersburg.cards import NAME_TABLE
 
 NO_NAME = NameRef("", 0)
@@ -18,7 +18,7 @@ NO_NAME = NameRef("", 0)
 @dataclass(frozen=True, slots=True)
 class Grant:
     player: NameRef
-    phases: tuple[tuple[str, int], ...]   # (phase, column)
+    phases: tuple[NameRef, ...]           # the phases whose tokens the player holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +177,7 @@ class StatementBuilder(Transformer):
         return Tokens(tuple(c for c in children if isinstance(c, Grant)), children[0].column)
 
     def grant(self, children: list) -> Grant:
-        return Grant(children[0], tuple((_phase(t), t.column) for t in children[1:]))
+        return Grant(children[0], tuple(NameRef(_phase(t), t.column) for t in children[1:]))
 
     def round(self, children: list[Token]) -> RoundMark:
         return RoundMark(int(children[1]), children[0].column)
@@ -277,8 +277,16 @@ SYNTAX_EXAMPLES = (
 )
 
 
+PIECES = Pieces(
+    lists={"deal": ("card", lambda column, items: Deal(tuple(items), column)),
+           "score": ("score_entry", lambda column, items: ScoreClaim(tuple(items), column)),
+           "final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column)),
+           "tokens": ("grant", lambda column, items: Tokens(tuple(items), column))},
+    actor=("action", lambda player, action: Actor(player, action)))
+
+
 def make_parser() -> LineParser:
-    return LineParser("saint_petersburg.lark", StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES)
+    return LineParser("saint_petersburg.lark", StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES, PIECES)
 
 
 # --- writing actions back as text -----------------------------------------------------------------------------
@@ -327,7 +335,7 @@ def statement_text(statement: Statement) -> str:
         return actor_text(statement.player.name, statement.action)
     if isinstance(statement, Tokens):
         return "tokens: " + ", ".join(
-            f"{quote_player(g.player.name)} {' '.join(phase for phase, _ in g.phases)}" for g in statement.grants)
+            f"{quote_player(g.player.name)} {' '.join(phase.name for phase in g.phases)}" for g in statement.grants)
     if isinstance(statement, RoundMark):
         return f"round {statement.number}"
     if isinstance(statement, PhaseHeader):

@@ -26,7 +26,7 @@ def deal_tokens(players: list[str], rng: random.Random) -> Tokens:
     rng.shuffle(counts)
     grants, start = [], 0
     for name, count in zip(players, counts):
-        grants.append(Grant(NameRef(name, 0), tuple((p, 0) for p in phases[start:start + count])))
+        grants.append(Grant(NameRef(name, 0), tuple(NameRef(p, 0) for p in phases[start:start + count])))
         start += count
     return Tokens(tuple(grants), 0)
 

@@ -230,7 +230,8 @@ class SPState(GameState):
         counts = Counter()
         for grant in st.grants:
             seat = self.seat_of(grant.player)
-            for phase, column in grant.phases:
+            for ref in grant.phases:
+                phase, column = ref.name, ref.column
                 if phase in holder:
                     raise self._fail(SPCode.BAD_TOKENS, f"the {phase} token is given twice", column)
                 holder[phase] = seat
