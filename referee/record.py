@@ -102,6 +102,8 @@ def read_text(path: Path) -> str:
 
 def split_games(text: str, file: str = "<string>") -> list[GameRecord]:
     """Split a file's text into games: a tag section starts a game, its body runs to the next tag section."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     games: list[GameRecord] = []
     current: GameRecord | None = None
     in_tags = False
@@ -304,7 +306,7 @@ class LineParser:
         kind, lead = RecordCode.SYNTAX, "cannot read this line"
         for example in self._examples:
             try:
-                matched = error.match_examples(self._lark.parse, {example.kind: list(example.lines)},
+                matched = error.match_examples(lambda line: self._lark.parse(line, start="start"), {example.kind: list(example.lines)},
                                                use_accepts=True)
             except Exception:  # noqa: BLE001 - a failed classification only loses the label
                 matched = None

@@ -1,0 +1,144 @@
+"""The command line: exit codes, output formats, never touching a user's file."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import main
+
+HEAD = '[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n'
+OPENING = """tokens: Anna worker aristocrat, Boris building upgrade
+round 1
+worker phase
+deal: Lumberjack, Gold Miner, Shepherd, Lumberjack
+Anna: buy Shepherd for 5
+Boris: buy Gold Miner for 4
+"""
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def generated(tmp_path: Path) -> Path:
+    path = tmp_path / "games.rec"
+    result = run("play", "saint-petersburg", "--players", "3", "--seed", "4", "--games", "2", "-o", str(path))
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def test_play_is_deterministic_and_writes_a_valid_record(generated: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again.rec"
+    run("play", "saint-petersburg", "--players", "3", "--seed", "4", "--games", "2", "-o", str(again))
+    assert generated.read_text() == again.read_text()
+    result = run("check", str(generated))
+    assert result.exit_code == 0
+    assert "2 game(s): 2 valid" in result.output
+
+
+def test_play_refuses_to_overwrite(generated: Path) -> None:
+    before = generated.read_text()
+    result = CliRunner().invoke(main, ["play", "saint-petersburg", "-s", "9", "-o", str(generated)])
+    assert result.exit_code == 2
+    assert generated.read_text() == before
+
+
+def test_check_exit_1_on_illegal_and_jsonl_fields(tmp_path: Path) -> None:
+    path = tmp_path / "bad.rec"
+    path.write_text(HEAD + OPENING.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3"))
+    result = run("check", "--format", "jsonl", str(path))
+    assert result.exit_code == 1
+    row = json.loads(result.output.strip().splitlines()[0])
+    for key in ("file", "index", "game", "verdict", "line", "column", "code", "message", "scores", "winners"):
+        assert key in row
+    assert (row["verdict"], row["code"], row["line"], row["column"], row["index"]) == (
+        "illegal", "price-mismatch", 8, 27, 1)
+    assert row["alternatives"] and row["state"]
+
+
+def test_check_unfinished_is_exit_0(tmp_path: Path) -> None:
+    path = tmp_path / "live.rec"
+    path.write_text(HEAD + OPENING)
+    result = run("check", str(path))
+    assert result.exit_code == 0
+    assert "unfinished" in result.output
+
+
+def test_check_folder_searches_rec_files(tmp_path: Path, generated: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.rec").write_text(HEAD + OPENING)
+    (tmp_path / "notes.txt").write_text("not a record")
+    result = run("check", str(tmp_path))
+    assert "3 game(s)" in result.output
+
+
+def test_check_usage_errors_exit_2(tmp_path: Path) -> None:
+    assert CliRunner().invoke(main, ["check", str(tmp_path / "missing.rec")]).exit_code == 2
+    assert CliRunner().invoke(main, ["check", "--bogus", str(tmp_path)]).exit_code == 2
+    assert CliRunner().invoke(main, ["check"]).exit_code == 2
+
+
+def test_expect_tag_counts_as_ok_unless_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "expected.rec"
+    path.write_text(HEAD + '[Expect "illegal price-mismatch 8"]\n'
+                    + OPENING.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3"))
+    assert run("check", str(path)).exit_code == 1  # line 9 now: the Expect tag shifted it
+    path.write_text(path.read_text().replace("price-mismatch 8", "price-mismatch 9"))
+    assert run("check", str(path)).exit_code == 0
+    assert run("check", "--ignore-expect", str(path)).exit_code == 1
+
+
+def test_check_verbose_prints_rule_state_and_alternatives(tmp_path: Path) -> None:
+    path = tmp_path / "bad.rec"
+    path.write_text(HEAD + OPENING.replace("Boris: buy Gold", "Anna: buy Gold"))
+    out = run("check", "-v", str(path)).output
+    assert "rule: Players act in turn" in out
+    assert "Boris to act" in out
+    assert "Boris: buy Gold Miner for 4" in out
+
+
+def test_score_breaks_down_the_final_scores(generated: Path) -> None:
+    result = run("score", str(generated))
+    assert result.exit_code == 0
+    for part in ("phase scoring", "aristocrat variety", "rubles", "hand penalty", "rubles left", "winner(s)"):
+        assert part in result.output
+
+
+def test_explain_shows_state_and_legal_actions(tmp_path: Path) -> None:
+    path = tmp_path / "live.rec"
+    path.write_text(HEAD + OPENING)
+    result = run("explain", str(path), "--line", "8")
+    assert result.exit_code == 0
+    assert "Boris to act" in result.output
+    assert "Boris: buy Gold Miner for 4" in result.output
+    assert "Boris: pass" not in result.output  # round 1 worker phase: buy only
+
+
+def test_options_lists_every_rule_option() -> None:
+    from referee.game import option_docs
+    from referee.saint_petersburg.options import SPOptions
+    out = run("options", "saint-petersburg").output
+    for name, _, _ in option_docs(SPOptions):
+        assert name in out
+    assert "sp-no-minimum" in out
+
+
+def test_variant_file_relative_to_the_record(tmp_path: Path) -> None:
+    (tmp_path / "cheap.toml").write_text('name = "cheap"\ngame = "saint-petersburg"\n[options]\nstart_rubles = 3\n')
+    path = tmp_path / "v.rec"
+    path.write_text(HEAD + '[Variant "cheap.toml"]\n' + OPENING)
+    result = run("check", "--format", "jsonl", str(path))
+    row = json.loads(result.output)
+    assert row["verdict"] == "illegal" and row["code"] == "cannot-afford"  # Shepherd costs 5, Anna has 3
+
+
+def test_bad_variant_file_is_malformed(tmp_path: Path) -> None:
+    (tmp_path / "bad.toml").write_text('game = "saint-petersburg"\n[options]\nno_such_option = 1\n')
+    path = tmp_path / "v.rec"
+    path.write_text(HEAD + '[Variant "bad.toml"]\n' + OPENING)
+    row = json.loads(run("check", "--format", "jsonl", str(path)).output)
+    assert (row["verdict"], row["code"], row["line"]) == ("malformed", "bad-variant", 3)

@@ -1,0 +1,182 @@
+"""The game-agnostic core: files, games, tags, verdicts, expectations, error catalogue, variants."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from referee.errors import CATALOGUE, Verdict
+from referee.games import find_game
+from referee.record import split_games
+from referee.replay import Expectation, check_file, check_text
+from referee.saint_petersburg import SaintPetersburg
+
+HEAD = '[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n'
+OPENING = """tokens: Anna worker aristocrat, Boris building upgrade
+round 1
+worker phase
+deal: Lumberjack, Gold Miner, Shepherd, Lumberjack
+Anna: buy Shepherd for 5
+Boris: buy Gold Miner for 4
+Anna: buy Lumberjack for 3
+Boris: buy Lumberjack for 3
+score: Anna +6R, Boris +6R
+"""
+
+
+def one(text: str):
+    reports = check_text(text)
+    assert len(reports) == 1
+    return reports[0]
+
+
+def test_spec_example_opening_is_unfinished_not_illegal() -> None:
+    report = one(HEAD + OPENING)
+    assert report.verdict is Verdict.UNFINISHED
+    assert report.statements == 9
+
+
+def test_many_games_per_file_each_judged_on_its_own() -> None:
+    broken = HEAD + OPENING.replace("Boris: buy Gold Miner for 4", "Anna: buy Gold Miner for 4")
+    reports = check_text(HEAD + OPENING + "\n" + broken + "\n" + HEAD + OPENING)
+    assert [r.verdict for r in reports] == [Verdict.UNFINISHED, Verdict.ILLEGAL, Verdict.UNFINISHED]
+    assert [r.index for r in reports] == [1, 2, 3]
+    assert reports[1].error.code == "not-your-turn"
+    assert reports[1].error.line == 2 + 9 + 1 + 2 + 6  # second game's Boris line
+
+
+def test_bom_crlf_comments_and_indentation_are_accepted() -> None:
+    text = "\ufeff" + (HEAD + "# a comment\n" + "\n".join("   " + line + "  # note" for line in OPENING.splitlines())
+                       ).replace("\n", "\r\n")
+    path_free = check_text(text)
+    assert path_free[0].verdict is Verdict.UNFINISHED
+
+
+def test_bom_file_on_disk(tmp_path: Path) -> None:
+    path = tmp_path / "bom.rec"
+    path.write_bytes(b"\xef\xbb\xbf" + (HEAD + OPENING).encode())
+    assert check_file(path)[0].verdict is Verdict.UNFINISHED
+
+
+def test_non_utf8_file_is_malformed_not_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.rec"
+    path.write_bytes((HEAD + "Anna: buy Caf\xe9\n").encode("latin-1"))
+    report = check_file(path)[0]
+    assert report.verdict is Verdict.MALFORMED and report.error.code == "bad-encoding"
+
+
+def test_file_order_illegal_line_beats_later_syntax_error() -> None:
+    text = HEAD + OPENING.replace("Anna: buy Lumberjack for 3", "Anna: buy Lumberjack for 2") + "Boris buy\n"
+    report = one(text)
+    assert report.verdict is Verdict.ILLEGAL
+    assert (report.error.code, report.error.line) == ("price-mismatch", 9)
+
+
+def test_file_order_syntax_error_before_illegal_line() -> None:
+    text = HEAD + OPENING.replace("Boris: buy Gold Miner for 4", "Boris buy Gold Miner").replace(
+        "Anna: buy Lumberjack for 3", "Anna: buy Lumberjack for 2")
+    report = one(text)
+    assert report.verdict is Verdict.MALFORMED
+    assert (report.error.code, report.error.line, report.error.column) == ("missing-colon", 8, 7)
+    assert "expected ':'" in report.error.message
+
+
+def test_unknown_card_is_malformed_with_did_you_mean() -> None:
+    report = one(HEAD + OPENING.replace("buy Shepherd", "buy Shepperd"))
+    assert report.verdict is Verdict.MALFORMED
+    assert report.error.code == "unknown-card"
+    assert "did you mean 'Shepherd'" in report.error.message
+    assert (report.error.line, report.error.column) == (7, 11)
+
+
+def test_unknown_player_is_malformed() -> None:
+    report = one(HEAD + OPENING.replace("Boris: buy Gold Miner", "Borys: buy Gold Miner"))
+    assert report.verdict is Verdict.MALFORMED and report.error.code == "unknown-player"
+
+
+def test_quoted_player_names_with_spaces() -> None:
+    text = ('[Game "saint-petersburg"]\n[Players "Anna K., Boris"]\n'
+            + OPENING.replace("Anna:", '"Anna K.":').replace("tokens: Anna", 'tokens: "Anna K."')
+            .replace("score: Anna", 'score: "Anna K."'))
+    assert one(text).verdict is Verdict.UNFINISHED
+
+
+@pytest.mark.parametrize("tags, code", [
+    ('[Players "Anna, Boris"]\n', "missing-tag"),
+    ('[Game "Chess"]\n[Players "Anna, Boris"]\n', "unknown-game"),
+    ('[Game "Saint Petersburg"]\n[Players "Anna"]\n', "bad-players"),
+    ('[Game "Saint Petersburg"]\n[Players "Anna, Anna"]\n', "bad-players"),
+    ('[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Ruleset "3rd edition"]\n', "unknown-ruleset"),
+    ('[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Variant "no-such-variant"]\n', "unknown-variant"),
+    ('[Game "Saint Petersburg"]\n[Players Anna]\n', "bad-tag"),
+])
+def test_envelope_errors_are_malformed(tags: str, code: str) -> None:
+    report = one(tags + OPENING)
+    assert report.verdict is Verdict.MALFORMED
+    assert report.error.code == code
+
+
+def test_body_before_any_tag_is_reported() -> None:
+    reports = check_text("Anna: pass\n" + HEAD + OPENING)
+    assert reports[0].verdict is Verdict.MALFORMED and reports[0].error.code == "body-before-tags"
+    assert reports[1].verdict is Verdict.UNFINISHED
+
+
+def test_game_names_and_ids_are_case_insensitive() -> None:
+    for name in ("Saint Petersburg", "saint-petersburg", "SAINT PETERSBURG", "St. Petersburg"):
+        assert find_game(name) is SaintPetersburg
+
+
+def test_other_tags_are_kept_not_judged() -> None:
+    report = one('[Event "Club night"]\n[Date "2026.11.30"]\n' + HEAD + OPENING)
+    assert report.tags["Event"] == "Club night"
+    assert report.verdict is Verdict.UNFINISHED
+
+
+def test_tag_values_unescape() -> None:
+    record = split_games('[Event "a \\"quoted\\" \\\\ value"]\n' + HEAD)[0]
+    assert record.tag("event") == 'a "quoted" \\ value'
+
+
+def test_expectation_tag_is_parsed_and_compared() -> None:
+    assert Expectation.parse("illegal not-your-turn 14") == Expectation(Verdict.ILLEGAL, "not-your-turn", 14)
+    assert Expectation.parse("valid") == Expectation(Verdict.VALID)
+    broken = HEAD.replace("]\n", ']\n[Expect "illegal not-your-turn 9"]\n', 1) + OPENING.replace(
+        "Boris: buy Gold Miner", "Anna: buy Gold Miner")
+    report = one(broken)
+    assert report.verdict is Verdict.ILLEGAL and report.expectation_met and report.ok
+    wrong_line = broken.replace("not-your-turn 9", "not-your-turn 10")
+    assert one(wrong_line).expectation_met is False and not one(wrong_line).ok
+
+
+def test_result_tag_is_checked_at_its_own_line() -> None:
+    text = SaintPetersburg.play(["Anna", "Boris"], random.Random(5), SaintPetersburg.ruleset(None), {})
+    report = one(text)
+    assert report.verdict is Verdict.VALID
+    loser = next(p for p in report.players if p not in report.outcome.winners)
+    lines = text.splitlines()
+    result_line = next(i for i, line in enumerate(lines, 1) if line.startswith("[Result"))
+    lines[result_line - 1] = f'[Result "{loser}"]'
+    bad = one("\n".join(lines))
+    assert bad.verdict is Verdict.ILLEGAL
+    assert (bad.error.code, bad.error.line) == ("result-mismatch", result_line)
+
+
+def test_every_error_code_is_documented() -> None:
+    errors_doc = (Path(__file__).parent.parent / "docs" / "errors.md").read_text(encoding="utf-8")
+    missing = [code for code in CATALOGUE if f"`{code}`" not in errors_doc]
+    assert not missing, f"undocumented error codes: {missing}"
+
+
+def test_error_codes_are_unique_and_kebab_case() -> None:
+    for code in CATALOGUE:
+        assert code == code.lower() and " " not in code
+
+
+def test_illegal_error_carries_rule_state_and_alternatives() -> None:
+    report = one(HEAD + OPENING.replace("Boris: buy Gold Miner for 4", "Anna: buy Gold Miner for 4"))
+    error = report.error
+    assert error.kind.summary
+    assert "Boris to act" in error.state
+    assert "Boris: buy Gold Miner for 4" in error.alternatives
