@@ -166,7 +166,19 @@ class Pieces:
     actor: tuple[str, Callable[[NameRef, object], object]] | None = None
 
 
-PLAIN_PLAYER = re.compile(r"[^\W\d][\w.\-]*")
+PLAIN_PLAYER = re.compile(r"\w[\w.\-]*")   # as PLAYER_NAME in grammar/common.lark
+
+
+# Words that open a statement in some game: a player with such a name is written in quotes.
+RESERVED_WORDS = frozenset("""tokens round deal score final worker workers building buildings aristocrat aristocrats
+upgrade upgrades governor hand tile place skyscraper play win""".split())
+
+
+def quote_player(name: str) -> str:
+    """A player name as the body writes it: bare when the grammar allows, else in double quotes."""
+    if PLAIN_PLAYER.fullmatch(name) and name.lower() not in RESERVED_WORDS:
+        return name
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def shift_columns(obj: object, offset: int) -> object:

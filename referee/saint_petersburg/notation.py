@@ -8,7 +8,7 @@ from typing import Union
 from lark import Token, Transformer
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, player_token
+from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, player_token, quote_player
 from referee.saint_petersburg.cards import NAME_TABLE
 
 NO_NAME = NameRef("", 0)
@@ -290,11 +290,6 @@ def make_parser() -> LineParser:
 
 
 # --- writing actions back as text -----------------------------------------------------------------------------
-def quote_player(name: str) -> str:
-    import re
-    return name if re.fullmatch(r"[^\W\d][\w.\-]*", name) else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def action_text(action: Action) -> str:
     if isinstance(action, Buy):
         parts = ["buy"]

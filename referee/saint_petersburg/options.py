@@ -25,6 +25,9 @@ class SPOptions:
     first_worker_phase_buy_only: bool = opt(True, "Round 1 worker phase: every turn is a purchase, no passes are "
                                                   "written and the phase ends when the display is empty "
                                                   "(2nd edition; false in the 1st edition, [D7]).")
+    first_worker_phase_ends_when_empty: bool = opt(False, "[D7] When round 1's worker phase is an ordinary phase "
+                                                          "(1st edition), it also ends as soon as the display is "
+                                                          "empty; default: only after all players pass in a row.")
     first_phase_broke_pass: bool = opt(True, "[D6] In a buy-only first worker phase, a player who cannot afford any "
                                              "displayed card passes; the phase also ends after all pass in a row.")
     pub_vp_price: int = opt(2, "Rubles per VP bought with a Pub.")

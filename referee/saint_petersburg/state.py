@@ -142,6 +142,12 @@ class SPState(GameState):
         """Round 1's worker phase in the 2nd edition: purchases only."""
         return self.options.first_worker_phase_buy_only and self.round == 1 and self.phase_index == 0
 
+    def first_phase_ends_when_empty(self) -> bool:
+        """Round 1's worker phase ends with an empty display when it is buy-only (or under option D7)."""
+        if self.round != 1 or self.phase_index != 0:
+            return False
+        return self.options.first_worker_phase_buy_only or self.options.first_worker_phase_ends_when_empty
+
     def card_value(self, card: Card) -> int:
         return self.options.potemkin_value if card.name == "Potemkin Village" else card.cost
 
@@ -505,7 +511,7 @@ class SPState(GameState):
         self.deal_allowed = False
         self.passes = self.passes + 1 if passed else 0
         self.to_act = (self.to_act + 1) % n
-        if self.passes >= n or (self.buy_only() and not self.upper and not self.lower):
+        if self.passes >= n or (self.first_phase_ends_when_empty() and not self.upper and not self.lower):
             self._end_phase()
 
     # ------------------------------------------------------------------------------------------- scoring
