@@ -116,11 +116,11 @@ def split_games(text: str, file: str = "<string>") -> list[GameRecord]:
                 current = GameRecord(file, len(games) + 1, number)
                 games.append(current)
                 in_tags = True
-            if current.envelope_error is None:
-                try:
-                    tag = parse_tag(raw, number)
-                    current.tags[tag.name] = tag
-                except RefereeError as error:
+            try:
+                tag = parse_tag(raw, number)
+                current.tags[tag.name] = tag
+            except RefereeError as error:
+                if current.envelope_error is None:
                     current.envelope_error = error
             continue
         in_tags = False

@@ -149,6 +149,7 @@ def judge(record: GameRecord, base_dir: Path | None = None) -> GameReport:
     report.game, report.players, report.state = game.id, state.players, state
     parser = game.parser()
     count = 0
+    result_checked = False
     try:
         for number, text in record.body:
             try:
@@ -160,9 +161,13 @@ def judge(record: GameRecord, base_dir: Path | None = None) -> GameReport:
             except RefereeError as error:
                 error.line = number
                 raise
+            if not result_checked and state.is_terminal():
+                # The Result tag (read first) becomes checkable the moment the game ends: in reading order it
+                # comes before any later statement.
+                result_checked = True
+                _check_result_tag(record, state.outcome())
         if state.is_terminal():
             report.outcome = state.outcome()
-            _check_result_tag(record, report.outcome)
     except RefereeError as error:
         report.verdict, report.error, report.statements = error.verdict, error, count
         if not error.state:
