@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from lark import Lark, Token, Transformer
+from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from referee.errors import MalformedStatement, RecordCode, RefereeError, malformed
@@ -87,6 +87,19 @@ def parse_tag(text: str, line: int) -> Tag:
                         column).at(line)
     name_tok, value_tok = tree.children
     return Tag(str(name_tok), _unescape(str(value_tok)), line, value_tok.column)
+
+
+def content_end(text: str) -> int:
+    """1-based column just after the last character of a line that is not white space or a comment."""
+    quoted = False
+    end = len(text)
+    for position, char in enumerate(text):
+        if char == '"' and (position == 0 or text[position - 1] != "\\"):
+            quoted = not quoted
+        elif char == "#" and not quoted:
+            end = position
+            break
+    return len(text[:end].rstrip()) + 1
 
 
 def _is_blank(text: str) -> bool:
@@ -235,6 +248,8 @@ class LineParser:
         result = self._by_pieces(text) if self._pieces is not None else None
         if result is None:
             result = self.parse_whole(text)
+            if isinstance(result, Tree) and not result.children:   # a blank or comment-only line
+                result = None
         if len(self._cache) >= self.CACHE_LIMIT:
             self._cache.clear()
         self._cache[text] = result if result is not None else _BLANK
@@ -327,10 +342,10 @@ class LineParser:
                 break
         column = getattr(error, "column", None)
         if isinstance(error, UnexpectedEOF) or column in (None, -1):
-            column = len(text.rstrip()) + 1
+            column = content_end(text)
             found = "the end of the line"
         elif isinstance(error, UnexpectedToken) and error.token.type == "$END":
-            column = len(text.rstrip()) + 1
+            column = content_end(text)
             found = "the end of the line"
         elif isinstance(error, UnexpectedToken):
             found = f"'{error.token}'"

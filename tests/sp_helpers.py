@@ -15,7 +15,7 @@ import pytest
 
 from referee.errors import RefereeError, Verdict
 from referee.replay import GameReport, check_text
-from referee.saint_petersburg.cards import DECKS, PHASES
+from referee.saint_petersburg.cards import PHASES
 from referee.saint_petersburg.notation import make_parser
 from referee.saint_petersburg.options import FIRST_EDITION, SECOND_EDITION, SPOptions
 from referee.saint_petersburg.state import SPState
@@ -57,6 +57,11 @@ def first(**changes: object) -> SPOptions:
     return replace(FIRST_EDITION, **changes)
 
 
+def fresh(n: int = 2, opts: SPOptions = SECOND_EDITION) -> SPState:
+    """A state before its 'tokens:' line (for bodies that start with one)."""
+    return SPState(list(NAMES[:n]), opts)
+
+
 def new_state(n: int = 2, opts: SPOptions = SECOND_EDITION, tokens: str | None = None) -> SPState:
     """A state right after its 'tokens:' line."""
     state = SPState(list(NAMES[:n]), opts)
@@ -67,9 +72,9 @@ def new_state(n: int = 2, opts: SPOptions = SECOND_EDITION, tokens: str | None =
 def run(state: SPState, text: str) -> SPState:
     """Apply every non-blank line of ``text``."""
     for line in textwrap.dedent(text).splitlines():
-        statement = parse(line)
-        if statement:
-            state.apply(statement)
+        if not line.strip() or line.strip().startswith("#"):
+            continue                     # the replay skips these lines before parsing
+        state.apply(parse(line))
     return state
 
 
@@ -112,6 +117,7 @@ def acting(state: SPState, phase: str, upper: tuple[str, ...] = (), lower: tuple
     state.to_act = to_act
     state.passes = 0
     state.deal_allowed = False
+    state.display_touched = False
     state.upper = [state.cards[n] for n in upper]
     state.lower = [state.cards[n] for n in lower]
     for name in (*upper, *lower):
@@ -164,4 +170,13 @@ def unfinished(body: str, players: str = "Anna, Boris", **tags: str) -> GameRepo
     return assert_verdict(body, Verdict.UNFINISHED, None, players, **tags)
 
 
-__all__ = ["DECKS", "PHASES", "Verdict"]
+def finish(state: SPState) -> SPState:
+    """End the game now: the end is triggered and every player passes in the upgrade phase."""
+    state.end_triggered = True
+    holder = state.holder["upgrade"]
+    acting(state, "upgrade", to_act=holder, round_=state.round)
+    n = len(state.players)
+    for k in range(n):
+        state.apply(parse(f"{state.players[(holder + k) % n]}: pass"))
+    assert state.is_terminal()
+    return state

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from referee.errors import Verdict
+from referee.errors import RefereeError, Verdict
 from referee.replay import check_file
 from referee.saint_petersburg.options import FIRST_EDITION, SECOND_EDITION
-from tests.sp_helpers import (
-    BUILDING_DEAL, ROUND1_WORKERS, acting, first, give, illegal, judge, new_state, options, rejects, run,
-    set_deck, unfinished,
+from sp_helpers import (
+    BUILDING_DEAL, ROUND1_WORKERS, acting, first, fresh, give, illegal, judge, new_state, options, parse, rejects,
+    run, set_deck, unfinished,
 )
 
 # A whole 2-player round 1 (2nd edition). Anna: 20 rubles, Shepherd, Lumberjack, Author, Pub in hand.
@@ -106,7 +106,7 @@ class TestPrice:
         acting(s, "upgrade", upper=("Bank",), lower=("St Isaac's Cathedral",))
         rejects(s, "Anna: buy St Isaac's Cathedral over Market for 9", "price-mismatch")
         run(s, "Anna: buy St Isaac's Cathedral over Market for 8")
-        assert s.p[0].rubles == 17
+        assert s.p[0].rubles == 17 and s.lower == [] and card_names(s.upper) == ["Bank"]
         assert card_names(s.p[0].area) == ["Carpenter Workshop", "St Isaac's Cathedral"]
 
     def test_price_charged_without_a_claim(self):
@@ -151,6 +151,14 @@ class TestPrice:
     def test_price_claim_in_a_record(self):
         illegal(ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3 #!"),
                 "price-mismatch")
+
+    def test_first_edition_prices(self):
+        s = new_state(opts=FIRST_EDITION)
+        give(s, 0, "Observatory")
+        assert s.price(0, s.cards["Bank"], False, s.cards["Observatory"]) == 13 - 6
+        acting(s, "aristocrat", upper=("Judge",))
+        rejects(s, "Anna: buy Judge for 17", "price-mismatch")
+        run(s, "Anna: buy Judge for 16")
 
     def test_first_edition_costs(self):
         s = new_state(opts=FIRST_EDITION)
@@ -226,6 +234,12 @@ class TestUpgrades:
         run(s, "Boris: pass")
         rejects(s, "Anna: buy Bank over Observatory", "bad-upgrade-target")
 
+    def test_observed_upgrade_cannot_displace_the_observatory_just_used(self):
+        s = new_state()
+        give(s, 0, "Observatory")
+        acting(s, "building", upper=("Market",))
+        rejects(s, "Anna: observe upgrades: Bank, buy over Observatory for 6", "bad-upgrade-target")
+
     def test_second_observatory_still_displaceable(self):
         s = new_state()
         give(s, 0, "Observatory", "Observatory")
@@ -283,14 +297,13 @@ class TestTurnOrder:
         assert s.to_act == 2
 
     def test_tokens_rotate_left_each_round(self):
-        s = run(new_state(), ROUND1 + "round 2\nworker phase")
+        s = run(fresh(), ROUND1 + "round 2\nworker phase")
         assert s.holder == {"worker": 1, "aristocrat": 1, "building": 0, "upgrade": 0}
         assert s.to_act == 1
         s3 = new_state(3)
         acting(s3, "upgrade", round_=1)
         run(s3, "Anna: pass\nBoris: pass\nClara: pass")
         assert s3.holder == {"worker": 1, "upgrade": 1, "building": 2, "aristocrat": 0}
-        run(s3, "Clara: pass\nAnna: pass\nBoris: pass")  # round 2 upgrade phase after a jump: the holder is Boris
         illegal(ROUND1 + "round 2\nworker phase\nAnna: pass #!\n", "not-your-turn")
 
     @pytest.mark.parametrize("n,line", [
@@ -317,6 +330,7 @@ class TestTurnOrder:
 
     def test_tokens_required_and_once(self):
         illegal("worker phase #!\n", "tokens-required")
+        illegal("round 1\nAnna: pass #!\n", "tokens-required")
         illegal("""\
             tokens: Anna worker aristocrat, Boris building upgrade
             tokens: Anna worker aristocrat, Boris building upgrade #!
@@ -375,11 +389,11 @@ class TestPhases:
         illegal(ROUND1_WORKERS + "worker phase #!\n", "wrong-phase")
 
     def test_any_card_may_be_bought_in_any_phase(self):
-        s = run(new_state(), ROUND1)
+        s = run(fresh(), ROUND1)
         run(s, "round 2\nworker phase\ndeal: none")
-        run(s, "Boris: buy Bank over Warehouse for 11")    # an upgrade, in the worker phase
+        run(s, "Boris: buy Bank over Warehouse for 10")    # an upgrade, in the worker phase, from the lower row
         run(s, "Anna: buy Administrator for 6")            # an aristocrat, from the lower row
-        assert s.p[1].rubles == 22 - 11 and s.p[0].rubles == 20 - 6
+        assert s.p[1].rubles == 22 - 10 and s.p[0].rubles == 20 - 6
 
     def test_round_checkpoint(self):
         unfinished(ROUND1 + "round 2\nworker phase\n")
@@ -393,12 +407,12 @@ class TestFirstWorkerPhase:
                "deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n"
         illegal(body + "Anna: take Shepherd #!\n", "must-buy")
         illegal(body + "Anna: pass #!\n", "must-buy")
-        s = run(new_state(), body)
+        s = run(fresh(), body)
         give(s, 0, "Market", hand=True)
         rejects(s, "Anna: play Market", "must-buy")
 
     def test_second_edition_ends_when_the_display_is_empty(self):
-        s = run(new_state(), ROUND1_WORKERS)
+        s = run(fresh(), ROUND1_WORKERS)
         assert s.stage == "between phases" and s.phase == "building"
         assert [card_names(p.area) for p in s.p] == [["Shepherd", "Lumberjack"], ["Gold Miner", "Lumberjack"]]
 
@@ -419,6 +433,14 @@ class TestFirstWorkerPhase:
         illegal(body + "building phase #!\n", "phase-not-over", Ruleset="1st edition")
         unfinished(body + "Anna: play Shepherd for 5\nBoris: pass\nAnna: pass\nscore: Anna +9R, Boris +3R\n"
                    "building phase\n", Ruleset="1st edition")
+
+    def test_d7_option_first_edition_ends_when_empty(self):
+        body = ("worker phase\ndeal: Lumberjack, Gold Miner, Shepherd, Lumberjack\nAnna: buy Shepherd\n"
+                "Boris: buy Gold Miner\nAnna: buy Lumberjack\nBoris: buy Lumberjack")
+        s = run(new_state(opts=first(first_worker_phase_ends_when_empty=True)), body)
+        assert s.stage == "between phases" and s.phase == "building"
+        s = run(new_state(opts=FIRST_EDITION), body)
+        assert s.stage == "acting" and s.passes == 0
 
     def test_d6_a_broke_player_passes(self):
         opts = options(start_rubles=3)
@@ -474,30 +496,42 @@ class TestRefill:
         illegal(body + "deal: Market, Pub, Customs House, Observatory, Market, Firehouse, Hospital #!\n",
                 "deal-count")
         illegal(body + "Boris: pass #!\n", "deal-missing")
-        s = run(new_state(), ROUND1_WORKERS + "building phase\n" + BUILDING_DEAL + "\nBoris: buy Warehouse\n"
+        s = run(fresh(), ROUND1_WORKERS + "building phase\n" + BUILDING_DEAL + "\nBoris: buy Warehouse\n"
                 "Anna: take Pub\nBoris: pass\nAnna: pass\naristocrat phase")
         assert s.due == 2
 
     def test_nothing_due_allows_deal_none_or_no_deal(self):
-        s = run(new_state(), ROUND1 + "round 2\nworker phase")
+        s = run(fresh(), ROUND1 + "round 2\nworker phase")
         assert s.due == 0 and s.stage == "acting"
         rejects(s, "deal: Lumberjack", "deal-count")
         run(s, "deal: none")
         unfinished(ROUND1 + "round 2\nworker phase\nBoris: pass\n")
+
+    def test_header_while_cards_are_due(self):
+        illegal(ROUND1_WORKERS + "building phase\naristocrat phase #!\n", "deal-missing")
+
+    def test_dealt_cards_leave_the_deck(self):
+        s = run(new_state(), "worker phase\ndeal: Lumberjack, Lumberjack, Lumberjack, Lumberjack")
+        assert s.decks["workers"]["Lumberjack"] == 2 and s.deck_size["workers"] == 27
+        acting(s, "upgrade", to_act=1)
+        run(s, "Boris: pass\nAnna: pass\nworker phase")
+        rejects(s, "deal: Lumberjack, Lumberjack, Lumberjack, Shepherd, Shepherd, Shepherd, Shepherd, Gold Miner",
+                "deal-exhausted")
 
     def test_deal_only_right_after_the_header(self):
         illegal(ROUND1_WORKERS + f"building phase\n{BUILDING_DEAL}\nBoris: pass\ndeal: Market #!\n",
                 "misplaced-deal")
 
     def test_round_end_discards_lower_row_and_moves_upper_down(self):
-        s = run(new_state(), ROUND1)
-        upper = card_names(s.upper)
+        s = run(fresh(), ROUND1)        # the upper row at the end of round 1 is now the lower row
+        upper = card_names(s.lower)
         assert upper == ["Market", "Customs House", "Observatory", "Market", "Firehouse", "Hospital",
                          "Administrator", "Bank"]
+        assert s.upper == [] and s.discards == []
         run(s, "round 2\nworker phase")
-        assert card_names(s.lower) == upper and s.upper == []
+        assert s.due == 0
         run(s, "Boris: pass\nAnna: pass\nbuilding phase\nAnna: pass\nBoris: pass\naristocrat phase\n"
-               "Anna: pass\nBoris: pass\nupgrade phase\nBoris: pass\nAnna: pass")
+               "Boris: pass\nAnna: pass\nupgrade phase\nAnna: pass\nBoris: pass")
         assert s.round == 3
         assert card_names(s.discards) == upper and s.lower == [] and s.upper == []
         run(s, "worker phase")
@@ -507,15 +541,15 @@ class TestRefill:
         s = new_state()
         acting(s, "worker", round_=2)
         set_deck(s, "buildings", {"Market": 2, "Pub": 1})
-        run(s, "Boris: pass\nAnna: pass\nbuilding phase")
+        run(s, "Anna: pass\nBoris: pass\nbuilding phase")
         assert s.due == 3
         rejects(s, "deal: Market, Market", "deal-count")
         run(s, "deal: Market, Pub, Market")
         assert s.end_triggered
 
     def test_deal_from_the_phase_deck(self):
-        illegal(ROUND1_WORKERS + "building phase\ndeal: Market, Warehouse, Author #!, Pub, Customs House, "
-                "Observatory, Market, Firehouse\n", "deal-wrong-deck")
+        illegal(ROUND1_WORKERS + "building phase\ndeal: Market, Warehouse, Author, Pub, Customs House, "
+                "Observatory, Market, Firehouse #!\n", "deal-wrong-deck")
         illegal("tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
                 "deal: Lumberjack, Carpenter Workshop, Lumberjack, Lumberjack #!\n", "deal-wrong-deck")
 
@@ -525,7 +559,7 @@ class TestRefill:
         s = new_state()
         acting(s, "worker", round_=2)
         give(s, 0, *["Market"] * 5)
-        run(s, "Boris: pass\nAnna: pass\nbuilding phase")
+        run(s, "Anna: pass\nBoris: pass\nbuilding phase")
         rejects(s, "deal: Market, Pub, Pub, Academy, Library, Library, Library, Theater", "deal-exhausted")
 
 
@@ -602,9 +636,10 @@ class TestObservatory:
     def test_face_up_again_next_round(self):
         s = self.setup_state()
         run(s, "Anna: observe workers: Lumberjack, discard\nBoris: pass\nAnna: pass")
-        run(s, "aristocrat phase\ndeal: Author\nAnna: pass\nBoris: pass\nupgrade phase\ndeal: Bank\n"
-               "Boris: pass\nAnna: pass\nworker phase\ndeal: none\nBoris: pass\nAnna: pass\nbuilding phase\n"
-               "deal: none\nBoris: pass")
+        acting(s, "upgrade", upper=("Market", "Market", "Market", "Pub", "Pub", "Academy", "Library", "Library"),
+               to_act=1)
+        run(s, "Boris: pass\nAnna: pass\nworker phase\nBoris: pass\nAnna: pass\nbuilding phase")
+        assert s.to_act == 0
         run(s, "Anna: observe workers: Lumberjack, discard")
 
     def test_two_observatories_two_uses(self):
@@ -642,7 +677,7 @@ class TestObservatory:
         s = self.setup_state()
         give(s, 0, "Market")
         rejects(s, "Anna: observe upgrades: Bank, buy", "upgrade-needs-target")
-        rejects(s, "Anna: observe upgrades: Bank, buy over Observatory for 6", "price-mismatch")
+        rejects(s, "Anna: observe upgrades: Bank, buy over Market for 7", "price-mismatch")
         run(s, "Anna: observe upgrades: Bank, buy over Market for 8")
         assert card_names(s.discards) == ["Market"]
 
@@ -661,7 +696,7 @@ class TestObservatory:
     def test_no_vp_in_the_round_used(self):
         s = self.setup_state(observatories=2)
         give(s, 0, "Market")
-        run(s, "Anna: observe workers: Lumberjack, discard\nBoris: pass\nAnna: pass\nBoris: pass")
+        run(s, "Anna: observe workers: Lumberjack, discard\nBoris: pass\nAnna: pass")
         assert (s.last_scoring[0].rubles, s.last_scoring[0].vp) == (0, 2)   # Market 1 + unused Observatory 1
         t = self.setup_state()
         run(t, "Anna: pass\nBoris: pass")
@@ -679,7 +714,8 @@ class TestObservatory:
 
     def test_d8_same_phase_off_allows_next_round(self):
         t = new_state(opts=options(observatory_same_phase=False))
-        acting(t, "worker", upper=("Observatory",))
+        acting(t, "worker", upper=("Observatory", "Lumberjack", "Lumberjack", "Lumberjack", "Shepherd", "Shepherd",
+                                   "Shepherd", "Fur Trapper"))
         run(t, "Anna: buy Observatory for 7\nBoris: pass\nAnna: pass\nbuilding phase\ndeal: Market")
         run(t, "Boris: pass\nAnna: observe workers: Lumberjack, discard")
 
@@ -691,7 +727,7 @@ class TestGameEnd:
         s = new_state()
         acting(s, "worker")
         set_deck(s, "buildings", {"Market": 4, "Pub": 2, "Warehouse": 1, "Academy": 1})
-        run(s, "Boris: pass\nAnna: pass\nbuilding phase")
+        run(s, "Anna: pass\nBoris: pass\nbuilding phase")
         return s
 
     def test_triggered_when_a_deal_empties_a_deck(self):
@@ -703,13 +739,13 @@ class TestGameEnd:
         s = new_state()
         acting(s, "worker")
         set_deck(s, "buildings", {"Market": 5, "Pub": 2, "Warehouse": 1, "Academy": 1})
-        run(s, "Boris: pass\nAnna: pass\nbuilding phase\ndeal: Market, Market, Market, Market, Pub, Pub, "
+        run(s, "Anna: pass\nBoris: pass\nbuilding phase\ndeal: Market, Market, Market, Market, Pub, Pub, "
                "Warehouse, Academy")
         assert not s.end_triggered
 
     def test_round_is_played_to_the_end_of_its_upgrade_phase(self):
         s = self.ending_state()
-        run(s, "deal: Market, Market, Market, Market, Pub, Pub, Warehouse, Academy\nAnna: pass\nBoris: pass")
+        run(s, "deal: Market, Market, Market, Market, Pub, Pub, Warehouse, Academy\nBoris: pass\nAnna: pass")
         run(s, "aristocrat phase\ndeal: none\nAnna: pass\nBoris: pass")
         assert not s.is_terminal()
         run(s, "upgrade phase\nBoris: pass")
@@ -719,6 +755,9 @@ class TestGameEnd:
         for line in ("round 3", "worker phase", "Anna: pass", "Anna: pub 0", "score: Anna +0R",
                      "deal: none"):
             rejects(s, line, "after-end")
+        with pytest.raises(RefereeError) as caught:
+            s.apply(parse("tokens: Anna worker aristocrat, Boris building upgrade"))
+        assert caught.value.verdict == Verdict.ILLEGAL
         run(s, "final: Anna 2, Boris 2")
         rejects(s, "final: Anna 2", "final-misplaced")
 
@@ -733,7 +772,7 @@ class TestOptions:
         assert [p.rubles for p in new_state().p] == [25, 25]
 
     def test_display_size(self):
-        s = run(new_state(opts=options(display_size=6)), ROUND1_WORKERS + "building phase")
+        s = run(fresh(opts=options(display_size=6)), ROUND1_WORKERS + "building phase")
         assert s.due == 6
 
     def test_first_deal_per_player(self):
@@ -762,20 +801,21 @@ class TestOptions:
         assert s.price(0, s.cards["Bank"], False, s.cards["Potemkin Village"]) == 11
 
     def test_d2_refill_skip_when_untouched(self):
-        body = "Boris: pass\nAnna: pass\nbuilding phase"
         s = new_state(opts=first(refill_skip_when_untouched=True))
         acting(s, "worker", upper=("Lumberjack",))
-        run(s, body)
+        run(s, "Anna: pass\nBoris: pass\nbuilding phase")
         assert s.due == 0 and s.stage == "acting"
         s = new_state(opts=first(refill_skip_when_untouched=True))
         acting(s, "worker", upper=("Lumberjack", "Lumberjack"))
-        run(s, "Boris: take Lumberjack\n" + body.replace("Boris: pass\n", "") + "\n")
-        assert s.stage == "between phases"   # Anna's single pass does not end the phase
-        run(s, "Boris: pass\nbuilding phase")
+        run(s, "Anna: take Lumberjack\nBoris: pass\nAnna: pass\nbuilding phase")
+        assert s.due == 7
+        s = new_state(opts=first(refill_skip_when_untouched=True))
+        acting(s, "worker", upper=("Lumberjack", "Lumberjack"))
+        run(s, "Anna: buy Lumberjack\nBoris: pass\nAnna: pass\nbuilding phase")
         assert s.due == 7
         s = new_state(opts=FIRST_EDITION)           # default: always refill
         acting(s, "worker", upper=("Lumberjack",))
-        run(s, body)
+        run(s, "Anna: pass\nBoris: pass\nbuilding phase")
         assert s.due == 7
 
     def test_bank_rubles_limited_bank(self):
@@ -792,9 +832,12 @@ class TestOptions:
 
     def test_bank_collects_payments(self):
         s = new_state(opts=options(bank_rubles=4))
+        give(s, 0, "Pub")
         acting(s, "building", upper=("Market",))
         run(s, "Anna: buy Market for 5")
         assert s.bank == 9
+        run(s, "Boris: pass\nAnna: pass\nAnna: pub 2 for 4")
+        assert s.bank == 13 and s.p[0].rubles == 16
 
     def test_variant_file_in_a_record(self, tmp_path: Path):
         (tmp_path / "cheap.toml").write_text('name = "cheap"\ngame = "saint-petersburg"\n[options]\n'
@@ -817,8 +860,86 @@ class TestOptions:
         import dataclasses
         covered = {"edition", "start_rubles", "display_size", "first_deal_per_player", "min_price", "hand_limit",
                    "warehouse_hand_limit", "potemkin_value", "first_worker_phase_buy_only", "first_phase_broke_pass",
+                   "first_worker_phase_ends_when_empty",
                    "pub_vp_price", "pub_max_vp", "pub_cap_per_pub", "refill_skip_when_untouched",
                    "tiebreak_leftover", "bank_rubles", "mariinsky_rubles", "mariinsky_counts_red_upgrades",
                    "observatory_same_phase", "observatory_each_once", "rubles_per_vp", "hand_penalty",
                    "variety_table"}
         assert {f.name for f in dataclasses.fields(SECOND_EDITION)} == covered
+
+
+# ------------------------------------------------------------------------------------------------ §2 cards
+# The table of the rules reference §2, copied verbatim: deck,name,copies,cost,rubles,vp,symbol
+CARD_TABLE = """\
+worker,Lumberjack,6,3,3,0,wood
+worker,Gold Miner,6,4,3,0,gold
+worker,Shepherd,6,5,3,0,wool
+worker,Fur Trapper,6,6,3,0,fur
+worker,Ship Builder,6,7,3,0,ship
+worker,Czar & Carpenter,1,8,3,0,any
+building,Market,5,5,0,1,
+building,Customs House,5,8,0,2,
+building,Firehouse,3,11,0,3,
+building,Hospital,3,14,0,4,
+building,Library,3,17,0,5,
+building,Theater,2,20,0,6,
+building,Academy,1,23,0,7,
+building,Potemkin Village,1,2,0,0,
+building,Pub,2,1,0,0,
+building,Warehouse,1,2,0,0,
+building,Observatory,2,7,0,1,
+aristocrat,Author,6,4,1,0,
+aristocrat,Administrator,5,7,2,0,
+aristocrat,Warehouse Manager,5,10,3,0,
+aristocrat,Secretary,4,12,4,0,
+aristocrat,Controller,3,14,4,1,
+aristocrat,Judge,2,17,5,2,
+aristocrat,Mistress of Ceremonies,2,20,6,3,
+upgrade-green,Carpenter Workshop,1,4,3,0,wood
+upgrade-green,Gold Smelter,1,6,3,0,gold
+upgrade-green,Weaving Mill,2,8,6,0,wool
+upgrade-green,Fur Shop,3,10,3,2,fur
+upgrade-green,Wharf,3,12,6,1,ship
+upgrade-blue,Mariinsky Theater,1,15,0,0,
+upgrade-blue,Bank,1,13,5,1,
+upgrade-blue,Peterhof,1,14,4,2,
+upgrade-blue,St Isaac's Cathedral,1,15,3,3,
+upgrade-blue,Church of the Resurrection of Jesus Christ,1,16,2,4,
+upgrade-blue,Harbor,1,16,5,2,
+upgrade-blue,Catherine the Great Palace,1,17,1,5,
+upgrade-blue,Smolny Cathedral,1,17,4,3,
+upgrade-blue,Hermitage,1,18,3,4,
+upgrade-blue,Winter Palace,1,19,2,5,
+upgrade-red,Abbot,1,6,1,1,
+upgrade-red,Chamber Maid,1,8,0,2,
+upgrade-red,Weapon Master,1,8,4,0,
+upgrade-red,Builder,1,10,5,0,
+upgrade-red,Senator,1,12,2,2,
+upgrade-red,Patriarch,1,16,0,4,
+upgrade-red,Tax Man,1,17,0,0,
+upgrade-red,Admiral,1,18,3,3,
+upgrade-red,Minister of Foreign Affairs,1,20,2,4,
+upgrade-red,Czarina,1,24,0,6,
+"""
+
+
+class TestCards:
+    def test_card_data_matches_the_rules_reference(self):
+        from referee.saint_petersburg.cards import SECOND_EDITION as CARDS
+        rows = [line.split(",") for line in CARD_TABLE.splitlines()]
+        assert len(rows) == len(CARDS) == 49
+        for kind, name, copies, cost, rubles, vp, symbol in rows:
+            card = CARDS[name]
+            upgrade = kind.startswith("upgrade-")
+            colour = kind.split("-")[1] if upgrade else {"worker": "green", "building": "blue",
+                                                         "aristocrat": "red"}[kind]
+            assert (card.deck, card.colour, card.upgrade, card.copies, card.cost, card.rubles, card.vp,
+                    card.symbol) == ("upgrades" if upgrade else kind + "s", colour, upgrade, int(copies),
+                                     int(cost), int(rubles), int(vp), symbol), name
+
+    def test_deck_sizes(self):
+        s = new_state()
+        assert s.deck_size == {"workers": 31, "buildings": 28, "aristocrats": 27, "upgrades": 30}
+        assert sum(c.copies for c in s.cards.values() if c.deck == "upgrades" and c.colour == "green") == 10
+        assert sum(c.copies for c in s.cards.values() if c.deck == "upgrades" and c.colour == "blue") == 10
+        assert sum(c.copies for c in s.cards.values() if c.deck == "upgrades" and c.colour == "red") == 10

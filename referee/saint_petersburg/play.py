@@ -57,7 +57,7 @@ def random_observation(state: SPState, rng: random.Random) -> Observe | None:
     choices: list[Observe] = [Observe(deck, NameRef(card.name, 0), "discard")]
     if len(state.p[seat].hand) < state.hand_limit(seat):
         choices.append(Observe(deck, NameRef(card.name, 0), "take"))
-    targets = state.targets(seat, card) if card.upgrade else [None]
+    targets = state.targets(seat, card, turning=1) if card.upgrade else [None]
     for target in targets:
         price = state.price(seat, card, False, target)
         if price <= state.p[seat].rubles:

@@ -174,16 +174,17 @@ class SPState(GameState):
             return max(owned - player.observatories_used, 0)
         return 1 if owned > 0 and player.observatories_used == 0 else 0
 
-    def targets(self, seat: int, upgrade: Card) -> list[Card]:
-        """The distinct cards of a player's area an upgrade may displace."""
+    def targets(self, seat: int, upgrade: Card, turning: int = 0) -> list[Card]:
+        """The distinct cards of a player's area an upgrade may displace (``turning``: Observatories being used
+        by this very turn, which are turned and so cannot be displaced)."""
         player = self.p[seat]
         found: dict[str, Card] = {}
         for card in player.area:
-            if self._target_problem(seat, upgrade, card) is None:
+            if self._target_problem(seat, upgrade, card, turning) is None:
                 found.setdefault(card.name, card)
         return list(found.values())
 
-    def _target_problem(self, seat: int, upgrade: Card, target: Card) -> str | None:
+    def _target_problem(self, seat: int, upgrade: Card, target: Card, turning: int = 0) -> str | None:
         player = self.p[seat]
         if not player.owns(target.name):
             return f"{player.name} has no {target.name} in their area"
@@ -194,7 +195,7 @@ class SPState(GameState):
         if upgrade.colour == "green" and target.symbol not in (upgrade.symbol, "any"):
             return (f"{upgrade.name} needs a worker with the {upgrade.symbol} symbol (or Czar & Carpenter); "
                     f"{target.name} shows {target.symbol}")
-        if target.name == "Observatory" and player.owned["Observatory"] <= player.observatories_used:
+        if target.name == "Observatory" and player.owned["Observatory"] <= player.observatories_used + turning:
             return "an Observatory turned this round cannot be displaced"
         return None
 
@@ -229,6 +230,8 @@ class SPState(GameState):
         return illegal(RecordCode.AFTER_END, "the game is over; only the 'final:' claim may follow", column)
 
     def _apply_tokens(self, st: Tokens) -> None:
+        if self.stage == OVER:
+            raise self._after_end(st.column)
         if self.stage != SETUP:
             raise self._fail(SPCode.MISPLACED_TOKENS, "the start tokens are dealt once, before the first phase",
                              st.column)
@@ -402,7 +405,8 @@ class SPState(GameState):
                              f"{card.name}' or '{verb} lower {card.name}'", column)
         raise self._fail(SPCode.NOT_IN_DISPLAY, f"there is no {card.name} in the display", column)
 
-    def _resolve_target(self, seat: int, card: Card, over: NameRef | None, column: int) -> Card | None:
+    def _resolve_target(self, seat: int, card: Card, over: NameRef | None, column: int,
+                        turning: int = 0) -> Card | None:
         if not card.upgrade:
             if over is not None:
                 raise self._fail(SPCode.NOT_AN_UPGRADE, f"{card.name} is not an upgrade card and displaces nothing",
@@ -412,7 +416,7 @@ class SPState(GameState):
             raise self._fail(SPCode.UPGRADE_NEEDS_TARGET, f"{card.name} is an upgrade: write 'over CARD' naming the "
                              f"{card.colour} card it displaces", column)
         target = self.cards[over.name]
-        problem = self._target_problem(seat, card, target)
+        problem = self._target_problem(seat, card, target, turning)
         if problem:
             raise self._fail(SPCode.BAD_TARGET, problem, over.column)
         return target
@@ -490,7 +494,7 @@ class SPState(GameState):
         target = None
         price = 0
         if action.choice == "buy":
-            target = self._resolve_target(seat, card, action.over, action.card.column)
+            target = self._resolve_target(seat, card, action.over, action.card.column, turning=1)
             price = self.price(seat, card, False, target)
             self._pay(seat, card, price, action.price, action.price_column, action.card.column)
         elif action.choice == "take" and len(self.p[seat].hand) >= self.hand_limit(seat):
@@ -689,9 +693,9 @@ class SPState(GameState):
         player = self.p[seat]
         actions: list[Action] = []
 
-        def purchases(card: Card, row_name: str | None, from_lower: bool, make) -> None:  # noqa: ANN001
+        def purchases(card: Card, row_name: str | None, from_lower: bool, make, turning: int = 0) -> None:  # noqa: ANN001
             if card.upgrade:
-                for target in self.targets(seat, card):
+                for target in self.targets(seat, card, turning):
                     price = self.price(seat, card, from_lower, target)
                     if price <= player.rubles:
                         actions.append(make(card, row_name, NameRef(target.name, 0), price))
@@ -723,7 +727,7 @@ class SPState(GameState):
                         continue
                     card = self.cards[name]
                     purchases(card, None, False,
-                              lambda c, r, o, p, d=deck: Observe(d, NameRef(c.name, 0), "buy", o, p))
+                              lambda c, r, o, p, d=deck: Observe(d, NameRef(c.name, 0), "buy", o, p), turning=1)
                     if room:
                         actions.append(Observe(deck, NameRef(name, 0), "take"))
                     actions.append(Observe(deck, NameRef(name, 0), "discard"))
