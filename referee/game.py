@@ -35,6 +35,11 @@ class GameState(ABC):
     @abstractmethod
     def outcome(self) -> Outcome: ...
 
+    def settled(self) -> bool:
+        """Over, and nothing that could still change the outcome may follow (e.g. San Juan's optional owed draws
+        after the last builder phase). The Result tag is checked from here on."""
+        return self.is_terminal()
+
     @abstractmethod
     def summary(self) -> str:
         """A few lines a person reads to see where the game stands."""

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from referee.game import Game
 from referee.saint_petersburg import SaintPetersburg
+from referee.san_juan import SanJuan
 
-GAMES: dict[str, type[Game]] = {game.id: game for game in (SaintPetersburg,)}
+GAMES: dict[str, type[Game]] = {game.id: game for game in (SaintPetersburg, SanJuan)}
 
 
 def _key(name: str) -> str:

@@ -161,13 +161,15 @@ def judge(record: GameRecord, base_dir: Path | None = None) -> GameReport:
             except RefereeError as error:
                 error.line = number
                 raise
-            if not result_checked and state.is_terminal():
-                # The Result tag (read first) becomes checkable the moment the game ends: in reading order it
-                # comes before any later statement.
+            if not result_checked and state.settled():
+                # The Result tag (read first) becomes checkable the moment the outcome is settled: in reading
+                # order it comes before any later statement.
                 result_checked = True
                 _check_result_tag(record, state.outcome())
         if state.is_terminal():
             report.outcome = state.outcome()
+            if not result_checked:
+                _check_result_tag(record, report.outcome)
     except RefereeError as error:
         report.verdict, report.error, report.statements = error.verdict, error, count
         if not error.state:

@@ -1,0 +1,535 @@
+"""San Juan rules: role order, phases, payment, goods, trading tiles, councillor, prospector, the supply and card
+conservation, hidden hands, the round start, the end, scoring and the statement order (rules reference
+/work/shared/rules/san-juan.md). Building abilities are in test_san_juan_buildings.py, the corpus and the generator
+in test_san_juan_corpus.py; both import the helpers below.
+
+Two ways to set up a position:
+- ``judge(body)``: a small record through ``check_text``; the offending line is marked ``#!``;
+- ``fresh()`` / ``give`` / ``hold`` / ``run``: an ``SJState`` driven (or mutated) directly.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from referee.errors import RefereeError, Verdict
+from referee.replay import GameReport, check_text
+from referee.san_juan.cards import CARDS, TILES, TOTAL_CARDS
+from referee.san_juan.notation import make_parser, statement_text
+from referee.san_juan.options import FIRST_EDITION, SJOptions
+from referee.san_juan.state import CHOOSING, OVER, SJState
+
+PARSER = make_parser()
+NAMES = ("Anna", "Boris", "Clara", "Dmitri")
+OPEN = {n: "governor: Anna\n" + "".join(f"hand {name}: ?, ?, ?, ?\n" for name in NAMES[:n]) for n in (2, 3, 4)}
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+def judge(body: str, players: int = 2, tags: str = "") -> GameReport:
+    text = f'[Game "San Juan"]\n[Players "{", ".join(NAMES[:players])}"]\n{tags}\n' + body
+    (report,) = check_text(text)
+    return report
+
+
+def marked_line(body: str, players: int = 2, tags: str = "") -> int:
+    head = 3 + tags.count("\n")
+    return head + next(i for i, line in enumerate(body.splitlines(), 1) if "#!" in line)
+
+
+def ok(body: str, players: int = 2) -> GameReport:
+    report = judge(body, players)
+    assert report.verdict in (Verdict.VALID, Verdict.UNFINISHED), (report.error and (
+        report.error.line, report.error.code, report.error.message))
+    return report
+
+
+def rejects(body: str, code: str, players: int = 2, tags: str = "") -> RefereeError:
+    report = judge(body, players, tags)
+    assert report.error is not None, "expected an error"
+    assert (report.error.code, report.error.line) == (code, marked_line(body, players, tags)), (
+        report.error.code, report.error.line, report.error.message)
+    return report.error
+
+
+def fresh(players: int = 2, options: SJOptions = FIRST_EDITION) -> SJState:
+    """Setup done (Anna governor, four unknown cards each), round 1, no role chosen."""
+    state = SJState(list(NAMES[:players]), options)
+    run(state, OPEN[players])
+    state.stage = CHOOSING
+    return state
+
+
+def run(state: SJState, body: str) -> None:
+    for line in body.splitlines():
+        if line.strip() and not line.strip().startswith("#"):
+            state.apply(PARSER.parse(line))
+
+
+def fails(state: SJState, line: str, code: str) -> RefereeError:
+    """The statement is rejected with ``code`` and the state is left exactly as it was."""
+    before = state.fingerprint()
+    with pytest.raises(RefereeError) as caught:
+        state.apply(PARSER.parse(line))
+    assert caught.value.code == code, (caught.value.code, caught.value.message)
+    assert state.fingerprint() == before
+    return caught.value
+
+
+def give(state: SJState, player: str, *buildings: str) -> None:
+    """Put buildings into a city (taken from the supply), working from now on."""
+    p = state.p[state.seats[player]]
+    for name in buildings:
+        p.city.append(name)
+        p.owned[name] += 1
+        state.located[name] += 1
+        state.supply -= 1
+
+
+def hold(state: SJState, player: str, *cards: str) -> None:
+    """Put named cards into a hand (taken from the supply)."""
+    p = state.p[state.seats[player]]
+    for name in cards:
+        p.hand_known[name] += 1
+        state.located[name] += 1
+        state.supply -= 1
+
+
+def goods(state: SJState, player: str, **kinds: int) -> None:
+    p = state.p[state.seats[player]]
+    for good, k in kinds.items():
+        p.goods[good] += k
+        state.supply -= k
+
+
+def hand(state: SJState, player: str) -> int:
+    return state.p[state.seats[player]].hand_size
+
+
+# ------------------------------------------------------------------------------------------------ notation
+@pytest.mark.parametrize("line", [
+    "governor: Anna", "hand Anna: Smithy, Well, ?, Tower", "round 2", "tile: 1-1-2-2-3", "final: Anna 31, Boris 27",
+    "Anna: builder", "Anna: build Smithy over Crane paying Well, ? goods Indigo Plant, Sugar Mill",
+    "Anna: produce Indigo Plant, Sugar Mill", "Anna: sell indigo, coffee; draws Hero, Well, ?",
+    "Anna: draws Archive, Hero, Well, Crane, Quarry; keeps Hero", "Anna: draws Tower (prospector)",
+    "Anna: draws ? (poor house)", "Anna: gold mine Smithy, Well, Hero, Palace; keeps none", "Anna: tucks Statue",
+    "Anna: discards Well, Smithy", "Anna: pass", '"Anna K.": councillor',
+])
+def test_lines_parse_and_write_back(line: str) -> None:
+    assert statement_text(PARSER.parse(line)) == line
+
+
+def test_keywords_are_case_insensitive_with_aliases() -> None:
+    assert statement_text(PARSER.parse("Anna: BUILDS smithy PAYS well")) == "Anna: build Smithy paying Well"
+    assert statement_text(PARSER.parse("Anna: Councilor")) == "Anna: councillor"
+    assert statement_text(PARSER.parse("Anna: draw ?; keep none")) == "Anna: draws ?; keeps none"
+    assert statement_text(PARSER.parse("Anna: build Goldmine")) == "Anna: build Gold Mine"
+    # a keyword does not swallow a player's name
+    assert statement_text(PARSER.parse("Builder: pass")) == "Builder: pass"
+
+
+def test_unknown_card_suggests_a_name() -> None:
+    with pytest.raises(RefereeError) as caught:
+        PARSER.parse("Anna: build Guildhal")
+    assert caught.value.code == "unknown-card" and "Guild Hall" in caught.value.message
+
+
+def test_card_data() -> None:
+    assert TOTAL_CARDS == 110 and len(CARDS) == 29
+    assert sum(c.copies for c in CARDS.values() if c.production) == 42
+    assert (CARDS["Silver Smelter"].cost, CARDS["Hero"].vp, CARDS["Palace"].copies) == (5, 5, 2)
+
+
+# ------------------------------------------------------------------------------------------------ setup
+def test_setup_needs_governor_and_every_hand() -> None:
+    rejects("governor: Anna\nhand Anna: ?, ?, ?, ?\nAnna: builder #!\n", "sj-setup-incomplete")
+    rejects("hand Anna: ?, ?, ?, ?\nhand Boris: ?, ?, ?, ?\nAnna: builder #!\n", "sj-setup-incomplete")
+    rejects("governor: Anna\nhand Anna: ?, ?, ?, ?, ? #!\n", "sj-hand-size")
+    rejects(OPEN[2] + "governor: Boris #!\n", "sj-misplaced-setup")
+
+
+def test_every_player_starts_with_an_indigo_plant() -> None:
+    state = fresh(3)
+    assert all(p.city == ["Indigo Plant"] for p in state.p)
+    assert state.supply == 110 - 3 - 12 and state.card_count() == 110
+
+
+# ------------------------------------------------------------------------------------------------ roles
+def test_two_players_choose_governor_other_governor_then_governor_passes_left() -> None:
+    state = fresh(2)
+    run(state, "Anna: prospector\nAnna: pass\n")
+    fails(state, "Anna: builder", "sj-not-your-turn")
+    run(state, "Boris: councillor\nBoris: draws ?, ?, ?, ?, ?; keeps ?\nAnna: draws ?, ?; keeps ?\n")
+    fails(state, "Boris: builder", "sj-not-your-turn")
+    run(state, "Anna: producer\nAnna: pass\nBoris: pass\n")
+    assert (state.round, state.governor) == (2, 1)
+    fails(state, "Anna: builder", "sj-not-your-turn")
+    run(state, "round 2\ngovernor: Boris\nBoris: builder")
+
+
+def test_three_and_four_players_choose_one_role_each_clockwise() -> None:
+    state = fresh(3)
+    run(state, "Anna: prospector\nAnna: pass\nBoris: trader\ntile: 1-1-1-2-2\nBoris: pass\nClara: pass\nAnna: pass\n")
+    fails(state, "Anna: builder", "sj-not-your-turn")
+    run(state, "Clara: producer\nClara: pass\nAnna: pass\nBoris: pass\n")
+    assert (state.round, state.governor) == (2, 1)
+    state = fresh(4)
+    for chooser in NAMES:
+        run(state, f"{chooser}: {['prospector', 'builder', 'producer', 'councillor'][NAMES.index(chooser)]}")
+        order = NAMES[NAMES.index(chooser):] + NAMES[:NAMES.index(chooser)]
+        if chooser == "Anna":
+            run(state, "Anna: pass")
+        elif chooser == "Dmitri":
+            run(state, "\n".join(f"{name}: draws ?, ?; keeps ?" if name != "Dmitri" else
+                                 f"{name}: draws ?, ?, ?, ?, ?; keeps ?" for name in order))
+        else:
+            run(state, "\n".join(f"{name}: pass" for name in order))
+    assert (state.round, state.governor) == (2, 1)
+
+
+def test_a_role_once_per_round_and_the_phase_runs_in_action_order() -> None:
+    state = fresh(2)
+    run(state, "Anna: builder\n")
+    fails(state, "Boris: pass", "sj-not-your-turn")
+    run(state, "Anna: pass\n")
+    fails(state, "Boris: producer", "sj-phase-not-over")
+    run(state, "Boris: pass\n")
+    fails(state, "Boris: builder", "sj-role-taken")
+    fails(state, "Boris: produce Indigo Plant", "sj-role-expected")
+    run(state, "Boris: producer\n")
+    fails(state, "Boris: build Smithy", "sj-wrong-action")
+
+
+# ------------------------------------------------------------------------------------------------ builder
+def test_builder_privilege_and_exact_payment() -> None:
+    state = fresh(2)
+    hold(state, "Anna", "Tower")
+    hold(state, "Boris", "Tower")
+    run(state, "Anna: builder")
+    fails(state, "Anna: build Tower paying ?", "sj-payment")            # 3 - 1 = 2
+    fails(state, "Anna: build Tower paying ?, ?, ?", "sj-payment")      # never more than the cost
+    run(state, "Anna: build Tower paying ?, ?")
+    fails(state, "Boris: build Tower paying ?, ?", "sj-payment")        # no privilege: 3
+    run(state, "Boris: build Tower paying ?, ?, ?")
+    assert hand(state, "Anna") == 2 and hand(state, "Boris") == 1
+    assert state.discard_size == 5
+
+
+def test_cost_never_below_zero() -> None:
+    state = fresh(2)
+    give(state, "Anna", "Smithy")
+    hold(state, "Anna", "Indigo Plant")
+    run(state, "Anna: builder")
+    fails(state, "Anna: build Indigo Plant paying ?", "sj-payment")
+    run(state, "Anna: build Indigo Plant")
+
+
+def test_one_building_per_builder_phase() -> None:
+    state = fresh(2)
+    hold(state, "Anna", "Indigo Plant", "Indigo Plant")
+    run(state, "Anna: builder\nAnna: build Indigo Plant\n")
+    fails(state, "Anna: build Indigo Plant", "sj-one-building")
+
+
+def test_violet_once_per_city_production_any_number() -> None:
+    state = fresh(2)
+    give(state, "Anna", "Well")
+    hold(state, "Anna", "Well", "Indigo Plant")
+    run(state, "Anna: builder")
+    fails(state, "Anna: build Well paying ?", "sj-duplicate-violet")
+    run(state, "Anna: build Indigo Plant")
+    assert state.p[0].owned["Indigo Plant"] == 2
+
+
+def test_build_from_the_unknown_part_of_a_hand() -> None:
+    state = fresh(2)
+    hold(state, "Boris", "Palace", "Palace")
+    run(state, "Anna: builder")
+    fails(state, "Anna: build Palace paying ?, ?, ?", "sj-not-in-hand")   # both Palaces are in Boris's hand
+    run(state, "Anna: build Tower paying ?, ?")
+    assert state.p[0].hand_unknown == 1 and state.located["Tower"] == 1
+
+
+# ------------------------------------------------------------------------------------------------ producer
+def test_producer_one_good_per_building_and_limits() -> None:
+    state = fresh(2)
+    give(state, "Anna", "Sugar Mill")
+    give(state, "Boris", "Sugar Mill")
+    run(state, "Anna: producer")
+    fails(state, "Anna: produce Indigo Plant, Indigo Plant", "sj-no-empty-building")
+    fails(state, "Anna: produce Well", "sj-not-production")
+    run(state, "Anna: produce Indigo Plant, Sugar Mill")               # privilege: 2 goods
+    fails(state, "Boris: produce Indigo Plant, Sugar Mill", "sj-produce-limit")
+    run(state, "Boris: produce Sugar Mill")
+    assert state.p[0].goods == Counter(indigo=1, sugar=1) and state.p[1].goods_total == 1
+    assert state.card_count() == TOTAL_CARDS
+
+
+# ------------------------------------------------------------------------------------------------ trader
+def test_trader_needs_the_tile_and_draws_its_prices() -> None:
+    state = fresh(2)
+    goods(state, "Anna", indigo=1, silver=1)
+    goods(state, "Boris", silver=1, indigo=1)
+    run(state, "Anna: trader")
+    fails(state, "Anna: sell silver; draws ?, ?, ?", "sj-tile-missing")
+    fails(state, "tile: 1-1-1-1-1", "sj-bad-tile")
+    run(state, "tile: 1-2-2-3-3")
+    fails(state, "Anna: sell indigo, silver; draws ?, ?, ?", "sj-draw-count")     # 1 + 3
+    fails(state, "Anna: sell coffee; draws ?, ?, ?", "sj-no-good")
+    run(state, "Anna: sell indigo, silver; draws ?, ?, ?, ?")
+    fails(state, "Boris: sell silver, indigo; draws ?, ?, ?, ?", "sj-sell-limit")
+    run(state, "Boris: sell silver; draws ?, ?, ?")
+    assert hand(state, "Anna") == 8 and state.p[1].goods == Counter(indigo=1)
+    fails(state, "tile: 1-2-2-3-3", "sj-misplaced-tile")
+
+
+def test_tiles_cycle_with_period_five() -> None:
+    state = fresh(2)
+    order = ["1-2-2-3-3", "1-1-1-2-2", "1-2-2-2-3", "1-1-2-2-3", "1-1-2-2-2"]
+    state.roles_chosen = []
+    for k, tile in enumerate(order + order[:2]):
+        state.stage, state.role = "tile due", "trader"
+        if k == 1:
+            fails(state, f"tile: {order[0]}", "sj-tile-cycle")           # a repeat before all five were seen
+        if k >= 5:
+            fails(state, f"tile: {order[(k + 1) % 5]}", "sj-tile-cycle")  # the 6th must equal the 1st, ...
+        run(state, f"tile: {tile}")
+    assert set(state.tiles_seen) == set(TILES)
+
+
+# ------------------------------------------------------------------------------------------------ councillor
+def test_councillor_draws_and_keeps() -> None:
+    state = fresh(2)
+    run(state, "Anna: councillor")
+    fails(state, "Anna: draws ?, ?, ?; keeps ?", "sj-draw-count")
+    fails(state, "Anna: draws Hero, ?, ?, ?, ?; keeps ?, ?", "sj-keep-count")
+    fails(state, "Anna: draws Hero, ?, ?, ?, ?; keeps Palace", "sj-keep-not-drawn")
+    run(state, "Anna: draws Hero, Well, ?, ?, ?; keeps Hero")
+    fails(state, "Boris: draws ?, ?, ?, ?, ?; keeps ?", "sj-draw-count")
+    run(state, "Boris: draws ?, ?; keeps ?")
+    assert hand(state, "Anna") == 5 and state.p[0].hand_known == Counter(Hero=1)
+    assert state.discard_known == Counter(Well=1) and state.discard_size == 5
+
+
+def test_councillor_chooser_may_decline_his_privilege() -> None:
+    state = fresh(2)
+    run(state, "Anna: councillor\nAnna: draws ?, ?; keeps ?\n")
+
+
+# ------------------------------------------------------------------------------------------------ prospector
+def test_prospector_only_the_chooser_draws_one() -> None:
+    state = fresh(2)
+    run(state, "Anna: prospector")
+    fails(state, "Boris: draws ? (prospector)", "sj-not-owed")
+    fails(state, "Anna: draws ?, ? (prospector)", "sj-draw-count")
+    run(state, "Anna: draws ? (prospector)")
+    assert hand(state, "Anna") == 5 and state.role is None
+
+
+# ------------------------------------------------------------------------------------------------ supply
+def test_supply_reshuffles_the_discard_pile_and_known_names_come_back() -> None:
+    state = fresh(2)
+    hold(state, "Anna", "Hero", "Hero")
+    state.discard_known = Counter(Hero=1)
+    state.located["Hero"] += 1
+    state.supply, moved = 1, state.supply - 1
+    state.discard_unknown = moved - 1          # keep 110 cards in play
+    assert state.card_count() == TOTAL_CARDS
+    run(state, "Anna: prospector")
+    fails(state, "Anna: draws Hero (prospector)", "sj-card-exhausted")     # the third Hero is in the discard pile
+    state.supply = 0
+    state.discard_unknown += 1
+    run(state, "Anna: draws Hero (prospector)")                             # reshuffled first: now it can come up
+    assert state.discard_size == 0 and state.located["Hero"] == 3 and state.card_count() == TOTAL_CARDS
+
+
+def test_discards_happen_before_draws_within_a_sale() -> None:
+    state = fresh(2)
+    goods(state, "Anna", silver=1)
+    state.discard_unknown, state.supply = state.supply, 0
+    run(state, "Anna: trader\ntile: 1-2-2-3-3\nAnna: sell silver; draws ?, ?, ?")
+    assert state.card_count() == TOTAL_CARDS
+
+
+def park(state: SJState, keep: int) -> None:
+    """Leave only ``keep`` cards in the supply and none in the discard pile (the rest tucked out of play)."""
+    state.p[1].tucked += state.supply - keep
+    state.supply = keep
+
+
+def test_a_draw_that_cannot_be_made_is_skipped() -> None:
+    state = fresh(2)
+    park(state, 1)
+    run(state, "Anna: councillor")
+    fails(state, "Anna: draws ?, ?; keeps ?", "sj-draw-count")
+    run(state, "Anna: draws ?; keeps ?")
+    assert state.available() == 0 and state.card_count() == TOTAL_CARDS
+    strict = fresh(2, replace(FIRST_EDITION, empty_supply_skips_draw=False))
+    goods(strict, "Anna", silver=1)
+    park(strict, 0)
+    run(strict, "Anna: trader\ntile: 1-2-2-3-3")
+    fails(strict, "Anna: sell silver; draws ?", "sj-supply-empty")        # needs 3, only the sold good remains
+
+
+def test_a_question_mark_leaving_a_fully_known_hand_forgets_it() -> None:
+    state = fresh(2)
+    p = state.p[0]
+    p.hand_unknown = 0
+    state.supply += 4
+    hold(state, "Anna", "Well", "Tower", "Hero", "Hero")
+    run(state, "Anna: builder\nAnna: build Tower paying ?, ?")
+    assert p.hand_known == Counter() and p.hand_unknown == 1
+    assert state.located["Hero"] == 0 and state.located["Well"] == 0 and state.card_count() == TOTAL_CARDS
+
+
+# ------------------------------------------------------------------------------------------------ round start
+def test_hand_limit_at_the_start_of_a_round() -> None:
+    state = fresh(2)
+    run(state, "Anna: councillor\nAnna: draws ?, ?, ?, ?, ?; keeps ?\nBoris: draws ?, ?; keeps ?\n"
+               "Boris: prospector\nBoris: draws ? (prospector)\nAnna: producer\nAnna: pass\nBoris: pass\n")
+    hold(state, "Anna", "Well", "Hero", "Smithy")                            # Anna 8, Boris 6
+    fails(state, "Boris: builder", "sj-hand-limit")
+    fails(state, "Boris: discards ?", "sj-hand-limit")                      # Boris is not over the limit
+    fails(state, "Anna: discards Well, Hero", "sj-hand-limit")              # exactly down to 7
+    run(state, "Anna: discards Well\nBoris: builder")
+    fails(state, "Anna: discards Hero", "sj-misplaced-discard")
+
+
+def test_chapel_tucks_once_before_the_owners_discard_and_scores() -> None:
+    state = fresh(2)
+    give(state, "Anna", "Chapel")
+    hold(state, "Anna", "Hero", "Well", "Smithy", "Tower")                  # 8 cards
+    state.supply -= 0
+    run(state, "Anna: tucks Hero")
+    fails(state, "Anna: tucks Well", "sj-tuck")
+    fails(state, "Boris: tucks ?", "sj-tuck")
+    run(state, "Anna: builder\nAnna: pass\nBoris: pass")
+    fails(state, "Anna: tucks Well", "sj-tuck")                             # only at the start of a round
+    assert state.p[0].tucked == 1 and state.score(0)["chapel"] == 1
+    state = fresh(2)
+    give(state, "Anna", "Chapel")
+    hold(state, "Anna", "Hero", "Well", "Smithy", "Tower")
+    run(state, "Anna: discards Hero")
+    fails(state, "Anna: tucks Well", "sj-tuck")                             # tuck before his own discard
+
+
+# ------------------------------------------------------------------------------------------------ the end
+def eleven(state: SJState, player: str) -> None:
+    give(state, player, "Indigo Plant", "Indigo Plant", "Sugar Mill", "Sugar Mill", "Tobacco Storage",
+         "Coffee Roaster", "Silver Smelter", "Statue", "Hero", "Well")
+
+
+def test_the_game_ends_after_the_builder_phase_of_a_twelfth_building() -> None:
+    state = fresh(2)
+    eleven(state, "Boris")
+    hold(state, "Boris", "Smithy")
+    run(state, "Anna: builder\nAnna: pass\nBoris: build Smithy paying ?")
+    assert state.stage == OVER
+    report = state.outcome()
+    assert report.scores["Boris"] == 1 + 1 + 1 + 1 + 1 + 2 + 2 + 3 + 3 + 5 + 1 + 1
+    state = fresh(2)
+    eleven(state, "Anna")
+    hold(state, "Anna", "Smithy")
+    run(state, "Anna: builder\nAnna: build Smithy")
+    assert state.stage != OVER                      # Boris still builds in this phase
+    fails(state, "final: Anna 22", "sj-final-misplaced")
+    run(state, "Boris: pass")
+    assert state.is_terminal()
+    fails(state, "Boris: producer", "after-end")
+    fails(state, "final: Anna 23", "sj-final-mismatch")
+    run(state, "final: Anna 22, Boris 1")
+
+
+def test_a_whole_record_with_a_result_claim() -> None:
+    body = OPEN[2].replace("hand Anna: ?, ?, ?, ?", "hand Anna: Smithy, ?, ?, ?") + "Anna: builder\n"
+    report = judge(body)
+    assert report.verdict is Verdict.UNFINISHED
+
+
+# ------------------------------------------------------------------------------------------------ scoring
+def test_end_bonuses_and_palace_last() -> None:
+    state = fresh(2)
+    give(state, "Anna", "Guild Hall", "City Hall", "Triumphal Arch", "Palace", "Statue", "Hero", "Sugar Mill")
+    state.p[0].tucked = 3
+    parts = state.score(0)
+    assert parts["buildings"] == 1 + 3 + 5 + 1 and parts["chapel"] == 3
+    assert parts["guild hall"] == 2 * 2 and parts["city hall"] == 6 and parts["triumphal arch"] == 6
+    assert parts["palace"] == (10 + 3 + 4 + 6 + 6) // 4 and parts["total"] == 29 + 7
+    state4 = fresh(2, replace(FIRST_EDITION, palace_vp=4))
+    give(state4, "Anna", "Palace")
+    assert state4.score(0)["total"] == 1 + 4 + (5 // 4)
+
+
+def test_tie_break_on_hand_cards_and_goods_then_shared() -> None:
+    state = fresh(2)
+    state.stage = OVER
+    goods(state, "Boris", indigo=1)
+    outcome = state.outcome()
+    assert outcome.winners == ["Boris"] and "hand cards + goods" in outcome.tiebreak
+    state.p[1].goods = Counter()
+    assert state.outcome().winners == ["Anna", "Boris"]
+
+
+# ------------------------------------------------------------------------------------------------ statement order
+def test_owed_draws_follow_at_once_or_are_declined() -> None:
+    state = fresh(2)
+    give(state, "Anna", "Carpenter")
+    hold(state, "Anna", "Well")
+    run(state, "Anna: builder\nAnna: build Well paying ?")
+    assert state.owed == {"carpenter": 1}
+    run(state, "Boris: pass")
+    fails(state, "Anna: draws ? (carpenter)", "sj-not-owed")               # declined by the next statement
+    mandatory = fresh(2, replace(FIRST_EDITION, effects_optional=False))
+    give(mandatory, "Anna", "Carpenter")
+    hold(mandatory, "Anna", "Well")
+    run(mandatory, "Anna: builder\nAnna: build Well paying ?")
+    fails(mandatory, "Boris: pass", "sj-owed-draw-missing")
+    run(mandatory, "Anna: draws ? (carpenter)\nBoris: pass")
+
+
+def test_illegal_errors_carry_state_and_alternatives() -> None:
+    body = OPEN[2] + "Anna: builder\nBoris: pass #!\n"
+    error = rejects(body, "sj-not-your-turn")
+    assert "Anna to act" in error.state and "Anna: pass" in error.alternatives
+    assert error.kind.summary
+
+
+def test_a_rejected_statement_leaves_the_state_unchanged() -> None:
+    state = fresh(2)
+    give(state, "Anna", "Crane", "Black Market", "Library")
+    goods(state, "Anna", indigo=1)
+    hold(state, "Anna", "Hero")
+    run(state, "Anna: builder")
+    for line in ("Anna: build Hero over Well paying ?", "Anna: build Hero paying ?, ?, ? goods Indigo Plant, Sugar Mill",
+                 "Anna: build Hero over Crane paying ?", "Boris: pass", "Anna: draws ? (poor house)", "tile: 1-1-1-2-2"):
+        with pytest.raises(RefereeError):
+            before = state.fingerprint()
+            try:
+                state.apply(PARSER.parse(line))
+            finally:
+                assert state.fingerprint() == before
+
+
+def test_reductions_may_be_declined_under_the_option() -> None:
+    state = fresh(2, replace(FIRST_EDITION, cost_reductions_mandatory=False))
+    hold(state, "Anna", "Tower")
+    run(state, "Anna: builder\nAnna: build Tower paying ?, ?, ?")
+    state = fresh(2)
+    hold(state, "Anna", "Tower")
+    run(state, "Anna: builder")
+    fails(state, "Anna: build Tower paying ?, ?, ?", "sj-payment")
+
+
+# ------------------------------------------------------------------------------------------------ docs
+def test_every_code_and_option_is_documented() -> None:
+    from pathlib import Path
+
+    from referee.game import option_docs
+    from referee.san_juan.state import SJCode
+
+    doc = (Path(__file__).parent.parent / "docs" / "san-juan.md").read_text(encoding="utf-8")
+    assert [k.code for k in SJCode if f"`{k.code}`" not in doc] == []
+    for name, default, text in option_docs(SJOptions):
+        assert f"| `{name}` | `{default}` |" in doc and text
+    assert all(k.code.startswith("sj-") for k in SJCode)

@@ -1,0 +1,99 @@
+"""San Juan generator and records corpus: random legal games of every player count replay valid with the same
+scores, the generator is deterministic, cards are conserved after every statement, and every record in
+records/san-juan/ is judged as its Expect tag states (a rejected statement leaving the state unchanged)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from referee.errors import RefereeError, Verdict
+from referee.games import find_game
+from referee.record import read_text, split_games
+from referee.replay import check_file, check_text, record_files, setup
+from referee.san_juan import SanJuan
+from referee.san_juan.cards import CARDS, TOTAL_CARDS
+from referee.san_juan.options import FIRST_EDITION
+from referee.san_juan.play import random_game
+
+CORPUS = Path(__file__).parent.parent / "records" / "san-juan"
+NAMES = ["Anna", "Boris", "Clara", "Dmitri"]
+
+
+def test_registered() -> None:
+    assert find_game("San Juan") is SanJuan and find_game("san-juan") is SanJuan
+    assert SanJuan.ruleset(None) is FIRST_EDITION and SanJuan.ruleset("1st edition") is FIRST_EDITION
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(6))
+def test_generated_games_replay_valid_with_the_same_scores(players: int, seed: int) -> None:
+    text = SanJuan.play(NAMES[:players], random.Random(seed), FIRST_EDITION, {})
+    state, _ = random_game(NAMES[:players], random.Random(seed), FIRST_EDITION)
+    (report,) = check_text(text)
+    assert report.verdict is Verdict.VALID, report.error and (report.error.line, report.error.message)
+    assert report.outcome.scores == state.outcome().scores
+    assert report.outcome.winners == state.outcome().winners
+    assert "final:" in text and "[Result " in text
+
+
+def test_the_generator_is_deterministic() -> None:
+    a = SanJuan.play(NAMES[:3], random.Random(5), FIRST_EDITION, {})
+    b = SanJuan.play(NAMES[:3], random.Random(5), FIRST_EDITION, {})
+    assert a == b
+
+
+def test_cards_are_conserved_after_every_statement() -> None:
+    for players in (2, 3, 4):
+        text = SanJuan.play(NAMES[:players], random.Random(100 + players), FIRST_EDITION, {})
+        (record,) = split_games(text)
+        game, state, _ = setup(record)
+        parser = game.parser()
+        for _, line in record.body:
+            state.apply(parser.parse(line))
+            assert state.card_count() == TOTAL_CARDS
+            assert all(state.located[name] <= card.copies for name, card in CARDS.items())
+        assert state.is_terminal()
+
+
+def corpus_files() -> list[Path]:
+    return list(record_files([CORPUS]))
+
+
+def test_the_corpus_is_big_enough() -> None:
+    files = corpus_files()
+    assert len([f for f in files if "generated" in f.parts]) >= 30
+    assert len([f for f in files if "illegal" in f.parts]) >= 40
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+def test_corpus_record_is_judged_as_stated(path: Path) -> None:
+    for report in check_file(path):
+        assert report.ok, (report.verdict, report.error and (report.error.code, report.error.line,
+                                                             report.error.message), str(report.expectation))
+        if "generated" in path.parts:
+            assert report.verdict is Verdict.VALID
+        else:
+            assert report.expectation is not None and report.expectation_met
+
+
+@pytest.mark.parametrize("path", [p for p in corpus_files() if "illegal" in p.parts], ids=lambda p: p.name)
+def test_a_rejected_corpus_statement_leaves_the_state_unchanged(path: Path) -> None:
+    (record,) = split_games(read_text(path), str(path))
+    try:
+        game, state, _ = setup(record, path.parent)
+    except RefereeError:
+        return
+    parser = game.parser()
+    for _, line in record.body:
+        try:
+            statement = parser.parse(line)
+        except RefereeError:
+            return
+        before = state.fingerprint()
+        try:
+            state.apply(statement)
+        except RefereeError:
+            assert state.fingerprint() == before
+            return
