@@ -58,6 +58,8 @@ class RecordCode(ErrorKind):
     BAD_ENCODING = ("bad-encoding", Verdict.MALFORMED, "The file is not UTF-8 text.")
     RESULT_MISMATCH = ("result-mismatch", Verdict.ILLEGAL, "The Result tag names other winners than the game produced.")
     AFTER_END = ("after-end", Verdict.ILLEGAL, "Only the final claim may follow the end of the game.")
+    FINAL_MISMATCH = ("final-mismatch", Verdict.ILLEGAL, "The claimed final VP differ from the computed ones.")
+    FINAL_MISPLACED = ("final-misplaced", Verdict.ILLEGAL, "'final:' stands once, after the game has ended.")
 
 
 RecordCode.register()

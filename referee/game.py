@@ -7,7 +7,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from referee.record import LineParser
+from referee.errors import ErrorKind, IllegalStatement, RecordCode, illegal, malformed
+from referee.record import LineParser, NameRef
+from referee.statements import FinalClaim
 
 
 @dataclass
@@ -22,12 +24,55 @@ class Outcome:
 
 class GameState(ABC):
     """The state of one game being replayed. ``apply`` judges one parsed statement and changes the state, or raises
-    ``IllegalStatement`` (leaving the state as it was)."""
+    ``IllegalStatement`` (leaving the state as it was).
+
+    A game lists its statement handlers in ``handlers`` (statement class -> method name); ``dispatch`` routes a
+    statement to its handler. The final claim and the after-the-end rule are the same for every game and live here.
+    """
 
     players: list[str]
+    seats: dict[str, int]
+    handlers: ClassVar[dict[type, str]] = {}
+    final_claimed: bool = False
 
-    @abstractmethod
-    def apply(self, statement: Any) -> None: ...
+    def apply(self, statement: Any) -> None:
+        self.dispatch(statement)
+
+    def dispatch(self, statement: Any) -> None:
+        handler = self.handlers.get(type(statement))
+        if handler is None:  # pragma: no cover - the grammar yields only handled types
+            raise TypeError(statement)
+        getattr(self, handler)(statement)
+
+    def seat_of(self, ref: NameRef) -> int:
+        """The seat of a named player, or ``unknown-player`` (malformed) at the name."""
+        seat = self.seats.get(ref.name)
+        if seat is None:
+            raise malformed(RecordCode.UNKNOWN_PLAYER,
+                            f"'{ref.name}' is not a player of this game (Players: {', '.join(self.players)})",
+                            ref.column)
+        return seat
+
+    def fail(self, kind: ErrorKind, message: str, column: int) -> IllegalStatement:
+        """An illegal statement with the state summary and the legal alternatives attached."""
+        error = illegal(kind, message, column, self.legal_statements()[:40])
+        error.state = self.summary()
+        return error
+
+    def after_end(self, column: int) -> IllegalStatement:
+        return self.fail(RecordCode.AFTER_END, "the game is over; only the 'final:' claim may follow", column)
+
+    def apply_final_claim(self, claim: FinalClaim) -> None:
+        """``final:`` stands once, after the end; every listed player's VP must match."""
+        if not self.is_terminal() or self.final_claimed:
+            raise self.fail(RecordCode.FINAL_MISPLACED, "'final:' stands once, after the game has ended", claim.column)
+        scores = self.outcome().scores or {}
+        for entry in claim.entries:
+            self.seat_of(entry.player)
+            if scores[entry.player.name] != entry.vp:
+                raise self.fail(RecordCode.FINAL_MISMATCH, f"{entry.player.name} ends with "
+                                f"{scores[entry.player.name]} VP, not {entry.vp}", entry.column)
+        self.final_claimed = True
 
     @abstractmethod
     def is_terminal(self) -> bool: ...

@@ -433,11 +433,11 @@ def test_the_game_ends_after_the_builder_phase_of_a_twelfth_building() -> None:
     hold(state, "Anna", "Smithy")
     run(state, "Anna: builder\nAnna: build Smithy")
     assert state.stage != OVER                      # Boris still builds in this phase
-    fails(state, "final: Anna 22", "sj-final-misplaced")
+    fails(state, "final: Anna 22", "final-misplaced")
     run(state, "Boris: pass")
     assert state.is_terminal()
     fails(state, "Boris: producer", "after-end")
-    fails(state, "final: Anna 23", "sj-final-mismatch")
+    fails(state, "final: Anna 23", "final-mismatch")
     run(state, "final: Anna 22, Boris 1")
 
 

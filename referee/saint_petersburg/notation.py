@@ -10,6 +10,7 @@ from lark import Token, Transformer
 from referee.errors import RecordCode
 from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, player_token, quote_player
 from referee.saint_petersburg.cards import NAME_TABLE
+from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text
 
 NO_NAME = NameRef("", 0)
 
@@ -24,12 +25,6 @@ class Grant:
 @dataclass(frozen=True, slots=True)
 class Tokens:
     grants: tuple[Grant, ...]
-    column: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundMark:
-    number: int
     column: int
 
 
@@ -55,19 +50,6 @@ class ScoreEntry:
 @dataclass(frozen=True, slots=True)
 class ScoreClaim:
     entries: tuple[ScoreEntry, ...]
-    column: int
-
-
-@dataclass(frozen=True, slots=True)
-class FinalEntry:
-    player: NameRef
-    vp: int
-    column: int
-
-
-@dataclass(frozen=True, slots=True)
-class FinalClaim:
-    entries: tuple[FinalEntry, ...]
     column: int
 
 
@@ -143,11 +125,8 @@ def _deck(word: str) -> str:
     return _phase(word) + "s"
 
 
-class StatementBuilder(Transformer):
+class StatementBuilder(CommonStatements):
     """Builds statement objects while the LALR parser runs (no tree is kept)."""
-
-    def player(self, children: list[Token]) -> NameRef:
-        return player_token(children[0])
 
     def card(self, children: list[Token]) -> NameRef:
         return card_lookup(children, NAME_TABLE)
@@ -179,9 +158,6 @@ class StatementBuilder(Transformer):
     def grant(self, children: list) -> Grant:
         return Grant(children[0], tuple(NameRef(_phase(t), t.column) for t in children[1:]))
 
-    def round(self, children: list[Token]) -> RoundMark:
-        return RoundMark(int(children[1]), children[0].column)
-
     def phase(self, children: list[Token]) -> PhaseHeader:
         return PhaseHeader(_phase(children[0]), children[0].column)
 
@@ -201,12 +177,6 @@ class StatementBuilder(Transformer):
             else:
                 rubles += int(text[:-1])
         return ScoreEntry(children[0], rubles, vp)
-
-    def final(self, children: list) -> FinalClaim:
-        return FinalClaim(tuple(c for c in children if isinstance(c, FinalEntry)), children[0].column)
-
-    def final_entry(self, children: list) -> FinalEntry:
-        return FinalEntry(children[0], int(children[1]), children[1].column)
 
     # actions
     def actor(self, children: list) -> Actor:
@@ -342,5 +312,5 @@ def statement_text(statement: Statement) -> str:
             f"{quote_player(e.player.name)} {e.rubles:+d}R" + (f" {e.vp:+d}VP" if e.vp else "")
             for e in statement.entries)
     if isinstance(statement, FinalClaim):
-        return "final: " + ", ".join(f"{quote_player(e.player.name)} {e.vp}" for e in statement.entries)
+        return final_text(statement)
     raise TypeError(statement)

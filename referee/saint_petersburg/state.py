@@ -62,8 +62,6 @@ class SPCode(ErrorKind):
     PUB_TWICE = ("pub-twice", I, "A player uses their Pubs once per building scoring.")
     SCORE_MISMATCH = ("score-mismatch", I, "The claimed phase scoring differs from the computed one.")
     SCORE_MISPLACED = ("score-misplaced", I, "'score:' stands once, right after a scoring phase ends, before pubs.")
-    FINAL_MISMATCH = ("final-mismatch", I, "The claimed final VP differ from the computed ones.")
-    FINAL_MISPLACED = ("final-misplaced", I, "'final:' stands only after the game has ended.")
 
 
 SPCode.register()
@@ -95,6 +93,9 @@ class Scoring:
 
 
 class SPState(GameState):
+    handlers = {Actor: "_apply_actor", Deal: "_apply_deal", PhaseHeader: "_apply_header", RoundMark: "_apply_round",
+                ScoreClaim: "_apply_score_claim", FinalClaim: "apply_final_claim", Tokens: "_apply_tokens"}
+
     def __init__(self, players: list[str], options: SPOptions) -> None:
         self.players = list(players)
         self.options = options
@@ -200,40 +201,11 @@ class SPState(GameState):
         return None
 
     # ------------------------------------------------------------------------------------------------ apply
-    def apply(self, statement: object) -> None:
-        if isinstance(statement, Actor):
-            self._apply_actor(statement)
-        elif isinstance(statement, Deal):
-            self._apply_deal(statement)
-        elif isinstance(statement, PhaseHeader):
-            self._apply_header(statement)
-        elif isinstance(statement, RoundMark):
-            self._apply_round(statement)
-        elif isinstance(statement, ScoreClaim):
-            self._apply_score_claim(statement)
-        elif isinstance(statement, FinalClaim):
-            self._apply_final_claim(statement)
-        elif isinstance(statement, Tokens):
-            self._apply_tokens(statement)
-        else:  # pragma: no cover - the grammar yields only the types above
-            raise TypeError(statement)
-
-    def seat_of(self, ref: NameRef) -> int:
-        seat = self.seats.get(ref.name)
-        if seat is None:
-            raise malformed(RecordCode.UNKNOWN_PLAYER,
-                            f"'{ref.name}' is not a player of this game (Players: {', '.join(self.players)})",
-                            ref.column)
-        return seat
-
-    def _after_end(self, column: int) -> IllegalStatement:
-        return illegal(RecordCode.AFTER_END, "the game is over; only the 'final:' claim may follow", column)
-
     def _apply_tokens(self, st: Tokens) -> None:
         if self.stage == OVER:
-            raise self._after_end(st.column)
+            raise self.after_end(st.column)
         if self.stage != SETUP:
-            raise self._fail(SPCode.MISPLACED_TOKENS, "the start tokens are dealt once, before the first phase",
+            raise self.fail(SPCode.MISPLACED_TOKENS, "the start tokens are dealt once, before the first phase",
                              st.column)
         holder: dict[str, int] = {}
         counts = Counter()
@@ -242,45 +214,45 @@ class SPState(GameState):
             for ref in grant.phases:
                 phase, column = ref.name, ref.column
                 if phase in holder:
-                    raise self._fail(SPCode.BAD_TOKENS, f"the {phase} token is given twice", column)
+                    raise self.fail(SPCode.BAD_TOKENS, f"the {phase} token is given twice", column)
                 holder[phase] = seat
                 counts[seat] += 1
         missing = [phase for phase in PHASES if phase not in holder]
         if missing:
-            raise self._fail(SPCode.BAD_TOKENS, f"no player holds the {', '.join(missing)} token", st.column)
+            raise self.fail(SPCode.BAD_TOKENS, f"no player holds the {', '.join(missing)} token", st.column)
         n = len(self.players)
         wanted = {2: [2, 2], 3: [1, 1, 2], 4: [1, 1, 1, 1]}.get(n)
         if wanted is not None and sorted(counts[s] for s in range(n)) != wanted:
             spread = {2: "two tokens each", 3: "one token each and one player a second",
                       4: "one token each"}[n]
-            raise self._fail(SPCode.BAD_TOKENS, f"with {n} players the tokens go {spread}", st.column)
+            raise self.fail(SPCode.BAD_TOKENS, f"with {n} players the tokens go {spread}", st.column)
         self.holder = holder
         self.stage = BETWEEN
         self.phase_index = 0
 
     def _apply_round(self, st: RoundMark) -> None:
         if self.stage == OVER:
-            raise self._after_end(st.column)
+            raise self.after_end(st.column)
         if not (self.stage in (SETUP, BETWEEN) and self.phase_index == 0):
-            raise self._fail(SPCode.MISPLACED_ROUND, "'round N' stands only right before a round's worker phase",
+            raise self.fail(SPCode.MISPLACED_ROUND, "'round N' stands only right before a round's worker phase",
                              st.column)
         if st.number != self.round:
-            raise self._fail(SPCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}",
+            raise self.fail(SPCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}",
                              st.column + 6)
 
     def _apply_header(self, st: PhaseHeader) -> None:
         if self.stage == OVER:
-            raise self._after_end(st.column)
+            raise self.after_end(st.column)
         if self.stage == SETUP:
-            raise self._fail(SPCode.TOKENS_REQUIRED, "the 'tokens:' line must come before the first phase", st.column)
+            raise self.fail(SPCode.TOKENS_REQUIRED, "the 'tokens:' line must come before the first phase", st.column)
         if self.stage == DEALING:
-            raise self._fail(SPCode.DEAL_MISSING, f"{self.due} card(s) are due: write the 'deal:' line", st.column)
+            raise self.fail(SPCode.DEAL_MISSING, f"{self.due} card(s) are due: write the 'deal:' line", st.column)
         if self.stage == ACTING:
-            raise self._fail(SPCode.PHASE_NOT_OVER, f"the {self.phase} phase is not over: "
+            raise self.fail(SPCode.PHASE_NOT_OVER, f"the {self.phase} phase is not over: "
                              f"{self.p[self.to_act].name} is to act ({self.passes} pass(es) in a row so far)",
                              st.column)
         if st.phase != self.phase:
-            raise self._fail(SPCode.WRONG_PHASE, f"the {self.phase} phase comes next, not the {st.phase} phase",
+            raise self.fail(SPCode.WRONG_PHASE, f"the {self.phase} phase comes next, not the {st.phase} phase",
                              st.column)
         self._start_phase()
 
@@ -306,27 +278,27 @@ class SPState(GameState):
 
     def _apply_deal(self, st: Deal) -> None:
         if self.stage == OVER:
-            raise self._after_end(st.column)
+            raise self.after_end(st.column)
         if not (self.stage == DEALING or (self.stage == ACTING and self.deal_allowed)):
-            raise self._fail(SPCode.MISPLACED_DEAL, "'deal:' stands only right after a phase header", st.column)
+            raise self.fail(SPCode.MISPLACED_DEAL, "'deal:' stands only right after a phase header", st.column)
         deck = DECKS[self.phase_index]
         if len(st.cards) != self.due:
             left = self.deck_size[deck]
             why = (f"{self.due} card(s) are due" + (f" ({left} left in the {deck} deck)" if left < 8 else ""))
             column = st.cards[min(self.due, len(st.cards) - 1)].column if st.cards and self.due < len(st.cards) \
                 else st.column
-            raise self._fail(SPCode.DEAL_COUNT, f"{why}, the deal draws {len(st.cards)}", column)
+            raise self.fail(SPCode.DEAL_COUNT, f"{why}, the deal draws {len(st.cards)}", column)
         taken = Counter()
         cards: list[Card] = []
         for ref in st.cards:
             card = self.cards[ref.name]
             if card.deck != deck:
-                raise self._fail(SPCode.DEAL_WRONG_DECK,
+                raise self.fail(SPCode.DEAL_WRONG_DECK,
                                  f"{card.name} belongs to the {card.deck} deck; the {self.phase} phase deals "
                                  f"from the {deck} deck", ref.column)
             taken[card.name] += 1
             if taken[card.name] > self.decks[deck][card.name]:
-                raise self._fail(SPCode.DEAL_EXHAUSTED, f"the {deck} deck holds no more {card.name} "
+                raise self.fail(SPCode.DEAL_EXHAUSTED, f"the {deck} deck holds no more {card.name} "
                                  f"({card.copies} in the game)", ref.column)
             cards.append(card)
         for card in cards:
@@ -347,17 +319,17 @@ class SPState(GameState):
             return
         if self.stage != ACTING:
             if self.stage == OVER:
-                raise self._after_end(action.column)
+                raise self.after_end(action.column)
             if self.stage == SETUP:
-                raise self._fail(SPCode.TOKENS_REQUIRED, "the 'tokens:' line must come first", st.player.column)
+                raise self.fail(SPCode.TOKENS_REQUIRED, "the 'tokens:' line must come first", st.player.column)
             if self.stage == DEALING:
-                raise self._fail(SPCode.DEAL_MISSING, f"{self.due} card(s) are due: the 'deal:' line comes first",
+                raise self.fail(SPCode.DEAL_MISSING, f"{self.due} card(s) are due: the 'deal:' line comes first",
                                  st.player.column)
-            raise self._fail(SPCode.HEADER_EXPECTED,
+            raise self.fail(SPCode.HEADER_EXPECTED,
                              f"the {PHASES[self.phase_index - 1] if self.phase_index else 'upgrade'} phase is over; "
                              f"the {self.phase} phase header comes next", st.player.column)
         if seat != self.to_act:
-            raise self._fail(SPCode.NOT_YOUR_TURN, f"it is {self.p[self.to_act].name}'s turn, not {st.player.name}'s",
+            raise self.fail(SPCode.NOT_YOUR_TURN, f"it is {self.p[self.to_act].name}'s turn, not {st.player.name}'s",
                              st.player.column)
         self.apply_action(seat, action)
 
@@ -368,7 +340,7 @@ class SPState(GameState):
             self._end_turn(passed=True)
             return
         if self.buy_only() and not isinstance(action, Buy):
-            raise self._fail(SPCode.MUST_BUY, "in round 1's worker phase every turn buys a card from the display",
+            raise self.fail(SPCode.MUST_BUY, "in round 1's worker phase every turn buys a card from the display",
                              action.column)
         if isinstance(action, Buy):
             self._buy(seat, action)
@@ -387,47 +359,47 @@ class SPState(GameState):
             affordable = any(self.price(seat, card, row is self.lower, None) <= self.p[seat].rubles
                              for row in (self.upper, self.lower) for card in row)
             if affordable or not self.options.first_phase_broke_pass:
-                raise self._fail(SPCode.MUST_BUY, "in round 1's worker phase every turn buys a card from the "
+                raise self.fail(SPCode.MUST_BUY, "in round 1's worker phase every turn buys a card from the "
                                  "display; passing is allowed only to a player who can afford none", action.column)
 
     def _locate(self, card: Card, row: str | None, column: int, verb: str) -> list[Card]:
         in_upper, in_lower = card in self.upper, card in self.lower
         if row == "upper" or (row is None and in_upper and not in_lower):
             if not in_upper:
-                raise self._fail(SPCode.NOT_IN_DISPLAY, f"there is no {card.name} in the upper row", column)
+                raise self.fail(SPCode.NOT_IN_DISPLAY, f"there is no {card.name} in the upper row", column)
             return self.upper
         if row == "lower" or (row is None and in_lower and not in_upper):
             if not in_lower:
-                raise self._fail(SPCode.NOT_IN_DISPLAY, f"there is no {card.name} in the lower row", column)
+                raise self.fail(SPCode.NOT_IN_DISPLAY, f"there is no {card.name} in the lower row", column)
             return self.lower
         if in_upper and in_lower:
-            raise self._fail(SPCode.AMBIGUOUS_ROW, f"{card.name} lies in both rows: write '{verb} upper "
+            raise self.fail(SPCode.AMBIGUOUS_ROW, f"{card.name} lies in both rows: write '{verb} upper "
                              f"{card.name}' or '{verb} lower {card.name}'", column)
-        raise self._fail(SPCode.NOT_IN_DISPLAY, f"there is no {card.name} in the display", column)
+        raise self.fail(SPCode.NOT_IN_DISPLAY, f"there is no {card.name} in the display", column)
 
     def _resolve_target(self, seat: int, card: Card, over: NameRef | None, column: int,
                         turning: int = 0) -> Card | None:
         if not card.upgrade:
             if over is not None:
-                raise self._fail(SPCode.NOT_AN_UPGRADE, f"{card.name} is not an upgrade card and displaces nothing",
+                raise self.fail(SPCode.NOT_AN_UPGRADE, f"{card.name} is not an upgrade card and displaces nothing",
                                  over.column)
             return None
         if over is None:
-            raise self._fail(SPCode.UPGRADE_NEEDS_TARGET, f"{card.name} is an upgrade: write 'over CARD' naming the "
+            raise self.fail(SPCode.UPGRADE_NEEDS_TARGET, f"{card.name} is an upgrade: write 'over CARD' naming the "
                              f"{card.colour} card it displaces", column)
         target = self.cards[over.name]
         problem = self._target_problem(seat, card, target, turning)
         if problem:
-            raise self._fail(SPCode.BAD_TARGET, problem, over.column)
+            raise self.fail(SPCode.BAD_TARGET, problem, over.column)
         return target
 
     def _pay(self, seat: int, card: Card, price: int, claimed: int | None, claim_column: int, column: int) -> None:
         """Check a price claim and the player's money (no change yet)."""
         if claimed is not None and claimed != price:
-            raise self._fail(SPCode.PRICE_MISMATCH, f"{card.name} costs {self.p[seat].name} {price} rubles here, "
+            raise self.fail(SPCode.PRICE_MISMATCH, f"{card.name} costs {self.p[seat].name} {price} rubles here, "
                              f"not {claimed}", claim_column)
         if price > self.p[seat].rubles:
-            raise self._fail(SPCode.CANNOT_AFFORD, f"{card.name} costs {price} rubles; "
+            raise self.fail(SPCode.CANNOT_AFFORD, f"{card.name} costs {price} rubles; "
                              f"{self.p[seat].name} has {self.p[seat].rubles}", column)
 
     def _place(self, seat: int, card: Card, target: Card | None, price: int) -> None:
@@ -458,7 +430,7 @@ class SPState(GameState):
         card = self.cards[action.card.name]
         row = self._locate(card, action.row, action.card.column, "take")
         if len(self.p[seat].hand) >= self.hand_limit(seat):
-            raise self._fail(SPCode.HAND_FULL, f"{self.p[seat].name} already holds {len(self.p[seat].hand)} "
+            raise self.fail(SPCode.HAND_FULL, f"{self.p[seat].name} already holds {len(self.p[seat].hand)} "
                              f"card(s), the limit is {self.hand_limit(seat)}", action.column)
         row.remove(card)
         self.display_touched = True
@@ -467,7 +439,7 @@ class SPState(GameState):
     def _play(self, seat: int, action: Play) -> None:
         card = self.cards[action.card.name]
         if card not in self.p[seat].hand:
-            raise self._fail(SPCode.NOT_IN_HAND, f"{self.p[seat].name} holds no {card.name}", action.card.column)
+            raise self.fail(SPCode.NOT_IN_HAND, f"{self.p[seat].name} holds no {card.name}", action.card.column)
         target = self._resolve_target(seat, card, action.over, action.card.column)
         price = self.price(seat, card, False, target)
         self._pay(seat, card, price, action.price, action.price_column, action.card.column)
@@ -476,21 +448,21 @@ class SPState(GameState):
 
     def _observe(self, seat: int, action: Observe) -> None:
         if self.phase != "building":
-            raise self._fail(SPCode.OBSERVATORY_UNAVAILABLE, "an Observatory is used only in the building phase",
+            raise self.fail(SPCode.OBSERVATORY_UNAVAILABLE, "an Observatory is used only in the building phase",
                              action.column)
         if self.free_observatories(seat) == 0:
             why = ("owns no Observatory" if not self.p[seat].owns("Observatory")
                    else "has already used their Observatory this round" if self.p[seat].observatories_used
                    else "cannot use an Observatory in the phase it was bought")
-            raise self._fail(SPCode.OBSERVATORY_UNAVAILABLE, f"{self.p[seat].name} {why}", action.column)
+            raise self.fail(SPCode.OBSERVATORY_UNAVAILABLE, f"{self.p[seat].name} {why}", action.column)
         deck = action.deck
         if self.deck_size[deck] < 2:
-            raise self._fail(SPCode.OBSERVATORY_LAST_CARD, f"the {deck} deck holds {self.deck_size[deck]} card(s); "
+            raise self.fail(SPCode.OBSERVATORY_LAST_CARD, f"the {deck} deck holds {self.deck_size[deck]} card(s); "
                              "the Observatory may not draw a deck's last card", action.column)
         card = self.cards[action.card.name]
         if card.deck != deck or self.decks[deck][card.name] == 0:
             where = f"belongs to the {card.deck} deck" if card.deck != deck else "has no copy left in that deck"
-            raise self._fail(SPCode.OBSERVED_CARD_UNAVAILABLE, f"{card.name} {where}", action.card.column)
+            raise self.fail(SPCode.OBSERVED_CARD_UNAVAILABLE, f"{card.name} {where}", action.card.column)
         target = None
         price = 0
         if action.choice == "buy":
@@ -498,7 +470,7 @@ class SPState(GameState):
             price = self.price(seat, card, False, target)
             self._pay(seat, card, price, action.price, action.price_column, action.card.column)
         elif action.choice == "take" and len(self.p[seat].hand) >= self.hand_limit(seat):
-            raise self._fail(SPCode.HAND_FULL, f"{self.p[seat].name}'s hand is full "
+            raise self.fail(SPCode.HAND_FULL, f"{self.p[seat].name}'s hand is full "
                              f"(limit {self.hand_limit(seat)}); discard or buy the observed card", action.column)
         self.decks[deck][card.name] -= 1
         self.deck_size[deck] -= 1
@@ -585,15 +557,15 @@ class SPState(GameState):
 
     def _apply_score_claim(self, st: ScoreClaim) -> None:
         if self.stage == OVER:
-            raise self._after_end(st.column)
+            raise self.after_end(st.column)
         if not (self.stage == BETWEEN and self.score_claim_open):
-            raise self._fail(SPCode.SCORE_MISPLACED, "'score:' stands once, right after a worker, building or "
+            raise self.fail(SPCode.SCORE_MISPLACED, "'score:' stands once, right after a worker, building or "
                              "aristocrat phase ends and before any pub line", st.column)
         for entry in st.entries:
             seat = self.seat_of(entry.player)
             real = self.last_scoring[seat]
             if (entry.rubles, entry.vp) != (real.rubles, real.vp):
-                raise self._fail(SPCode.SCORE_MISMATCH, f"{entry.player.name} scores +{real.rubles}R "
+                raise self.fail(SPCode.SCORE_MISMATCH, f"{entry.player.name} scores +{real.rubles}R "
                                  f"+{real.vp}VP, not +{entry.rubles}R +{entry.vp}VP", entry.player.column)
         self.score_claim_open = False
 
@@ -605,26 +577,26 @@ class SPState(GameState):
 
     def _apply_pub(self, seat: int, action: Pub) -> None:
         if self.stage == OVER:
-            raise self._after_end(action.column)
+            raise self.after_end(action.column)
         if not (self.stage == BETWEEN and self.pub_open):
-            raise self._fail(SPCode.PUB_MISPLACED, "Pub VP are bought right after a building scoring, before the "
+            raise self.fail(SPCode.PUB_MISPLACED, "Pub VP are bought right after a building scoring, before the "
                              "next phase header", action.column)
         player = self.p[seat]
         if not player.owns("Pub"):
-            raise self._fail(SPCode.PUB_NOT_OWNED, f"{player.name} owns no Pub", action.column)
+            raise self.fail(SPCode.PUB_NOT_OWNED, f"{player.name} owns no Pub", action.column)
         if seat in self.pubs_used:
-            raise self._fail(SPCode.PUB_TWICE, f"{player.name} has already used their Pubs after this scoring",
+            raise self.fail(SPCode.PUB_TWICE, f"{player.name} has already used their Pubs after this scoring",
                              action.column)
         cap = self.pub_cap(seat)
         if action.count > cap:
-            raise self._fail(SPCode.PUB_LIMIT, f"{player.name}'s Pubs buy at most {cap} VP per building scoring",
+            raise self.fail(SPCode.PUB_LIMIT, f"{player.name}'s Pubs buy at most {cap} VP per building scoring",
                              action.column + 4)
         cost = action.count * self.options.pub_vp_price
         if action.price is not None and action.price != cost:
-            raise self._fail(SPCode.PRICE_MISMATCH, f"{action.count} VP cost {cost} rubles, not {action.price}",
+            raise self.fail(SPCode.PRICE_MISMATCH, f"{action.count} VP cost {cost} rubles, not {action.price}",
                              action.price_column)
         if cost > player.rubles:
-            raise self._fail(SPCode.CANNOT_AFFORD, f"{action.count} VP cost {cost} rubles; {player.name} has "
+            raise self.fail(SPCode.CANNOT_AFFORD, f"{action.count} VP cost {cost} rubles; {player.name} has "
                              f"{player.rubles}", action.column + 4)
         player.rubles -= cost
         if self.bank is not None:
@@ -666,17 +638,6 @@ class SPState(GameState):
         if self._outcome is None:
             raise RuntimeError("the game is not over")
         return self._outcome
-
-    def _apply_final_claim(self, st: FinalClaim) -> None:
-        if self.stage != OVER or self.final_claimed:
-            raise self._fail(SPCode.FINAL_MISPLACED, "'final:' stands once, after the game has ended", st.column)
-        scores = self.outcome().scores or {}
-        for entry in st.entries:
-            self.seat_of(entry.player)
-            if scores[entry.player.name] != entry.vp:
-                raise self._fail(SPCode.FINAL_MISMATCH, f"{entry.player.name} ends with {scores[entry.player.name]} "
-                                 f"VP, not {entry.vp}", entry.column)
-        self.final_claimed = True
 
     # ---------------------------------------------------------------------------------------- alternatives
     def _row_for(self, card: Card, row: list[Card]) -> str | None:
@@ -787,8 +748,3 @@ class SPState(GameState):
                          f"hand [{names(player.hand)}]; area [{names(player.area)}]")
         return "\n".join(lines)
 
-    def _fail(self, kind: SPCode, message: str, column: int) -> IllegalStatement:
-        """An illegal statement with the state summary and the legal alternatives attached."""
-        error = illegal(kind, message, column, self.legal_statements()[:40])
-        error.state = self.summary()
-        return error

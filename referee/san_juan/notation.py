@@ -12,7 +12,8 @@ from typing import Union
 from lark import Token, Transformer
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, SyntaxExample, card_lookup, player_token
+from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, player_token, quote_player
+from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text
 from referee.san_juan.cards import NAME_TABLE
 
 UNKNOWN = "?"
@@ -39,27 +40,8 @@ class HandDeal:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundMark:
-    number: int
-    column: int
-
-
-@dataclass(frozen=True, slots=True)
 class TileMark:
     tile: str
-    column: int
-
-
-@dataclass(frozen=True, slots=True)
-class FinalEntry:
-    player: NameRef
-    vp: int
-    column: int
-
-
-@dataclass(frozen=True, slots=True)
-class FinalClaim:
-    entries: tuple[FinalEntry, ...]
     column: int
 
 
@@ -147,11 +129,8 @@ def _role(word: str) -> str:
     return "councillor" if word == "councilor" else word
 
 
-class StatementBuilder(Transformer):
+class StatementBuilder(CommonStatements):
     """Builds statement objects while the LALR parser runs (no tree is kept)."""
-
-    def player(self, children: list[Token]) -> NameRef:
-        return player_token(children[0])
 
     def card(self, children: list[Token]) -> NameRef:
         return card_lookup(children, NAME_TABLE)
@@ -186,17 +165,8 @@ class StatementBuilder(Transformer):
     def hand(self, children: list) -> HandDeal:
         return HandDeal(children[1], children[2], children[0].column)
 
-    def round(self, children: list[Token]) -> RoundMark:
-        return RoundMark(int(children[1]), children[0].column)
-
     def tile(self, children: list[Token]) -> TileMark:
         return TileMark(str(children[1]), children[1].column)
-
-    def final(self, children: list) -> FinalClaim:
-        return FinalClaim(tuple(c for c in children if isinstance(c, FinalEntry)), children[0].column)
-
-    def final_entry(self, children: list) -> FinalEntry:
-        return FinalEntry(children[0], int(children[1]), children[1].column)
 
     # actions
     def actor(self, children: list) -> Actor:
@@ -263,15 +233,15 @@ SYNTAX_EXAMPLES = (
 )
 
 
+PIECES = Pieces(lists={"final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column))},
+                actor=("action", lambda player, action: Actor(player, action)))
+
+
 def make_parser() -> LineParser:
-    return LineParser("san_juan.lark", StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES)
+    return LineParser("san_juan.lark", StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES, PIECES)
 
 
 # --- writing statements back as text --------------------------------------------------------------------------
-def quote_player(name: str) -> str:
-    return name if re.fullmatch(r"[^\W\d][\w.\-]*", name) else '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def names(refs: tuple[NameRef, ...]) -> str:
     return ", ".join(ref.name for ref in refs)
 
@@ -325,5 +295,5 @@ def statement_text(statement: Statement) -> str:
     if isinstance(statement, TileMark):
         return f"tile: {statement.tile}"
     if isinstance(statement, FinalClaim):
-        return "final: " + ", ".join(f"{quote_player(e.player.name)} {e.vp}" for e in statement.entries)
+        return final_text(statement)
     raise TypeError(statement)

@@ -100,8 +100,6 @@ class SJCode(ErrorKind):
                                       "exactly down to it; no one else discards.")
     SUPPLY_EMPTY = ("sj-supply-empty", I, "A good needs a card from the supply (reshuffled from the discard pile); "
                                           "with both empty it cannot be made.")
-    FINAL_MISMATCH = ("sj-final-mismatch", I, "The claimed final VP differ from the computed ones.")
-    FINAL_MISPLACED = ("sj-final-misplaced", I, "'final:' stands once, after the game has ended.")
 
 
 SJCode.register()
@@ -158,6 +156,9 @@ class Removal:
 
 
 class SJState(GameState):
+    handlers = {Actor: "_apply_actor", TileMark: "_apply_tile", HandDeal: "_apply_hand",
+                GovernorMark: "_apply_governor", RoundMark: "_apply_round", FinalClaim: "apply_final_claim"}
+
     def __init__(self, players: list[str], options: SJOptions) -> None:
         self.players = list(players)
         self.options = options
@@ -303,10 +304,10 @@ class SJState(GameState):
             if not self._is_owed_draw(statement):
                 if self.owed and not self.options.effects_optional:
                     source = next(iter(self.owed))
-                    raise self._fail(SJCode.OWED_DRAW_MISSING, f"{self.p[self.owed_seat].name} owes the {source} "
+                    raise self.fail(SJCode.OWED_DRAW_MISSING, f"{self.p[self.owed_seat].name} owes the {source} "
                                      "draw first (effects are mandatory in this ruleset)", 1)
                 self.owed_seat, self.owed = None, {}
-            self._dispatch(statement)
+            self.dispatch(statement)
         except RefereeError:
             self.owed_seat, self.owed, self.stage = saved
             raise
@@ -316,62 +317,35 @@ class SJState(GameState):
                 and self.owed_seat is not None and self.seats.get(statement.player.name) == self.owed_seat
                 and statement.action.source in self.owed)
 
-    def _dispatch(self, st: object) -> None:
-        if isinstance(st, Actor):
-            self._apply_actor(st)
-        elif isinstance(st, TileMark):
-            self._apply_tile(st)
-        elif isinstance(st, HandDeal):
-            self._apply_hand(st)
-        elif isinstance(st, GovernorMark):
-            self._apply_governor(st)
-        elif isinstance(st, RoundMark):
-            self._apply_round(st)
-        elif isinstance(st, FinalClaim):
-            self._apply_final_claim(st)
-        else:  # pragma: no cover - the grammar yields only the types above
-            raise TypeError(st)
-
-    def seat_of(self, ref: NameRef) -> int:
-        seat = self.seats.get(ref.name)
-        if seat is None:
-            raise malformed(RecordCode.UNKNOWN_PLAYER,
-                            f"'{ref.name}' is not a player of this game (Players: {', '.join(self.players)})",
-                            ref.column)
-        return seat
-
-    def _after_end(self, column: int) -> IllegalStatement:
-        return illegal(RecordCode.AFTER_END, "the game is over; only the 'final:' claim may follow", column)
-
     # ------------------------------------------------------------------------------------------- setup lines
     def _apply_governor(self, st: GovernorMark) -> None:
         seat = self.seat_of(st.player)
         if self.stage == OVER:
-            raise self._after_end(st.column)
+            raise self.after_end(st.column)
         if self.stage == SETUP:
             if self.governor is not None:
-                raise self._fail(SJCode.MISPLACED_SETUP, "the first governor is already named", st.column)
+                raise self.fail(SJCode.MISPLACED_SETUP, "the first governor is already named", st.column)
             self.governor = seat
             self.chooser = seat
             return
         if not self.round_start():
-            raise self._fail(SJCode.MISPLACED_GOVERNOR, "a 'governor:' checkpoint stands only at the start of a "
+            raise self.fail(SJCode.MISPLACED_GOVERNOR, "a 'governor:' checkpoint stands only at the start of a "
                              "round, before its first role choice", st.column)
         if seat != self.governor:
-            raise self._fail(SJCode.GOVERNOR_MISMATCH, f"the governor of round {self.round} is "
+            raise self.fail(SJCode.GOVERNOR_MISMATCH, f"the governor of round {self.round} is "
                              f"{self.p[self.governor].name}, not {st.player.name}", st.player.column)
 
     def _apply_hand(self, st: HandDeal) -> None:
         seat = self.seat_of(st.player)
         if self.stage == OVER:
-            raise self._after_end(st.column)
+            raise self.after_end(st.column)
         if self.stage != SETUP:
-            raise self._fail(SJCode.MISPLACED_SETUP, "hands are dealt once, at setup, before the first role choice",
+            raise self.fail(SJCode.MISPLACED_SETUP, "hands are dealt once, at setup, before the first role choice",
                              st.column)
         if self.p[seat].dealt:
-            raise self._fail(SJCode.MISPLACED_SETUP, f"{st.player.name}'s hand is already dealt", st.column)
+            raise self.fail(SJCode.MISPLACED_SETUP, f"{st.player.name}'s hand is already dealt", st.column)
         if len(st.cards) != self.options.start_hand:
-            raise self._fail(SJCode.HAND_SIZE, f"each player is dealt {self.options.start_hand} cards, not "
+            raise self.fail(SJCode.HAND_SIZE, f"each player is dealt {self.options.start_hand} cards, not "
                              f"{len(st.cards)}", st.column)
         self._check_draws(st.cards)
         self._draw_into_hand(seat, st.cards)
@@ -383,18 +357,18 @@ class SJState(GameState):
             missing.append("'governor: PLAYER'")
         missing += [f"'hand {quote_player(p.name)}: ...'" for p in self.p if not p.dealt]
         if missing:
-            raise self._fail(SJCode.SETUP_INCOMPLETE, "setup is incomplete: " + ", ".join(missing)
+            raise self.fail(SJCode.SETUP_INCOMPLETE, "setup is incomplete: " + ", ".join(missing)
                              + " must come before play", column)
         self.stage = CHOOSING
 
     def _apply_round(self, st: RoundMark) -> None:
         if self.stage == OVER:
-            raise self._after_end(st.column)
+            raise self.after_end(st.column)
         if not (self.stage == SETUP or self.round_start()):
-            raise self._fail(SJCode.MISPLACED_ROUND, "'round N' stands only at the start of a round, before its "
+            raise self.fail(SJCode.MISPLACED_ROUND, "'round N' stands only at the start of a round, before its "
                              "first role choice", st.column)
         if st.number != self.round:
-            raise self._fail(SJCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}",
+            raise self.fail(SJCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}",
                              st.column + 6)
 
     # ------------------------------------------------------------------------------------------- card flow
@@ -428,7 +402,7 @@ class SJState(GameState):
                                ("waiting discard", self.pending_known)):
             if counter[card.name]:
                 where.append(f"{label} {counter[card.name]}")
-        return self._fail(SJCode.CARD_EXHAUSTED, f"all {card.copies} copies of {card.name} are already accounted for "
+        return self.fail(SJCode.CARD_EXHAUSTED, f"all {card.copies} copies of {card.name} are already accounted for "
                           f"({', '.join(where)})", ref.column)
 
     def _reshuffle(self) -> None:
@@ -471,7 +445,7 @@ class SJState(GameState):
         """Check that the cards can leave the player's hand: known cards first, then the unknown part."""
         player = self.p[seat]
         if len(refs) > player.hand_size:
-            raise self._fail(SJCode.NOT_IN_HAND, f"{player.name} holds {player.hand_size} card(s); {what} needs "
+            raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} holds {player.hand_size} card(s); {what} needs "
                              f"{len(refs)}", refs[player.hand_size].column)
         wanted: Counter = Counter()
         from_known: Counter = Counter()
@@ -487,10 +461,10 @@ class SJState(GameState):
                 continue
             from_unknown[ref.name] += 1
             if sum(from_unknown.values()) > player.hand_unknown:
-                raise self._fail(SJCode.NOT_IN_HAND, f"{player.name} holds no {'other ' if wanted[ref.name] > 1 else ''}"
+                raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} holds no {'other ' if wanted[ref.name] > 1 else ''}"
                                  f"{ref.name} (hand: {player.hand_text()})", ref.column)
             if self.located[ref.name] + from_unknown[ref.name] > CARDS[ref.name].copies:
-                raise self._fail(SJCode.NOT_IN_HAND, f"{player.name} is not known to hold {ref.name} and all "
+                raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} is not known to hold {ref.name} and all "
                                  f"{CARDS[ref.name].copies} copies are accounted for elsewhere (hand: "
                                  f"{player.hand_text()})", ref.column)
         return Removal(from_known, from_unknown, blanks)
@@ -518,13 +492,13 @@ class SJState(GameState):
             if self.owed_seat == seat and isinstance(action, OwedDraw) and action.source in self.owed:
                 self._owed_draw(seat, action)
                 return
-            raise self._after_end(action.column)
+            raise self.after_end(action.column)
         if self.archive_due is not None:
             due_seat, count = self.archive_due
             if seat == due_seat and isinstance(action, Discard):
                 self._archive_discard(seat, action, count)
                 return
-            raise self._fail(SJCode.ARCHIVE_DISCARD, f"{self.p[due_seat].name} kept every drawn card with the "
+            raise self.fail(SJCode.ARCHIVE_DISCARD, f"{self.p[due_seat].name} kept every drawn card with the "
                              f"Archive and must first discard {count} card(s): '{quote_player(self.p[due_seat].name)}"
                              ": discards ...'", column)
         if isinstance(action, OwedDraw) and self.owed_seat == seat and action.source in self.owed:
@@ -544,19 +518,19 @@ class SJState(GameState):
         if self.stage == CHOOSING:
             if isinstance(action, OwedDraw):
                 raise self._not_owed(seat, action)
-            raise self._fail(SJCode.ROLE_EXPECTED, f"{self.p[self.chooser_due()].name} chooses the next role first",
+            raise self.fail(SJCode.ROLE_EXPECTED, f"{self.p[self.chooser_due()].name} chooses the next role first",
                              column)
         if self.stage == TILE:
-            raise self._fail(SJCode.TILE_MISSING, "the trader phase starts with the 'tile:' line", column)
+            raise self.fail(SJCode.TILE_MISSING, "the trader phase starts with the 'tile:' line", column)
         turn_seat, kind = self.turns[self.turn_index]
         if seat != turn_seat:
             if isinstance(action, OwedDraw):
                 raise self._not_owed(seat, action)
             done = [s for s, _ in self.turns[:self.turn_index]]
             if self.role == "builder" and isinstance(action, Build) and seat in done:
-                raise self._fail(SJCode.ONE_BUILDING, f"{st.player.name} has had a turn in this builder phase; "
+                raise self.fail(SJCode.ONE_BUILDING, f"{st.player.name} has had a turn in this builder phase; "
                                  "one building per player per builder phase", action.column)
-            raise self._fail(SJCode.NOT_YOUR_TURN, f"it is {self.p[turn_seat].name}'s turn in the {self.role} phase, "
+            raise self.fail(SJCode.NOT_YOUR_TURN, f"it is {self.p[turn_seat].name}'s turn in the {self.role} phase, "
                              f"not {st.player.name}'s", column)
         if isinstance(action, Pass):
             self._end_turn()
@@ -580,25 +554,25 @@ class SJState(GameState):
             {Build: self._build, Produce: self._produce, Sell: self._sell, Council: self._council}[expected](seat, action)
 
     def _wrong_action(self, action: Action, why: str) -> IllegalStatement:
-        return self._fail(SJCode.WRONG_ACTION, why, action.column)
+        return self.fail(SJCode.WRONG_ACTION, why, action.column)
 
     def _not_owed(self, seat: int, action: OwedDraw) -> IllegalStatement:
         owed = ", ".join(self.owed) if self.owed_seat == seat and self.owed else "nothing"
-        return self._fail(SJCode.NOT_OWED, f"no {action.source} draw is owed to {self.p[seat].name} here (owed: "
+        return self.fail(SJCode.NOT_OWED, f"no {action.source} draw is owed to {self.p[seat].name} here (owed: "
                           f"{owed})", action.column)
 
     # ---------------------------------------------------------------------------------------- round start
     def _tuck(self, seat: int, action: Tuck) -> None:
         player = self.p[seat]
         if not self.round_start():
-            raise self._fail(SJCode.TUCK, "Chapel cards are tucked only at the start of a round, before the first "
+            raise self.fail(SJCode.TUCK, "Chapel cards are tucked only at the start of a round, before the first "
                              "role choice", action.column)
         if not self.works(seat, "Chapel"):
-            raise self._fail(SJCode.TUCK, f"{player.name} has no working Chapel", action.column)
+            raise self.fail(SJCode.TUCK, f"{player.name} has no working Chapel", action.column)
         if player.tucked_this_round:
-            raise self._fail(SJCode.TUCK, f"{player.name} has already tucked a card this round", action.column)
+            raise self.fail(SJCode.TUCK, f"{player.name} has already tucked a card this round", action.column)
         if player.discarded_this_round:
-            raise self._fail(SJCode.TUCK, f"{player.name} tucks before their own hand-limit discards, not after",
+            raise self.fail(SJCode.TUCK, f"{player.name} tucks before their own hand-limit discards, not after",
                              action.column)
         plan = self._plan_removal(seat, (action.card,), "the tuck")
         self._remove(seat, plan)
@@ -610,15 +584,15 @@ class SJState(GameState):
     def _hand_limit_discard(self, seat: int, action: Discard) -> None:
         player = self.p[seat]
         if not self.round_start():
-            raise self._fail(SJCode.MISPLACED_DISCARD, "'discards' stands at the start of a round (hand limit) or "
+            raise self.fail(SJCode.MISPLACED_DISCARD, "'discards' stands at the start of a round (hand limit) or "
                              "right after an Archive councillor turn", action.column)
         limit = self.hand_limit(seat)
         if player.discarded_this_round or player.hand_size <= limit:
-            raise self._fail(SJCode.HAND_LIMIT, f"{player.name} holds {player.hand_size} card(s), limit {limit}: "
+            raise self.fail(SJCode.HAND_LIMIT, f"{player.name} holds {player.hand_size} card(s), limit {limit}: "
                              "no discard is due", action.column)
         excess = player.hand_size - limit
         if len(action.cards) != excess:
-            raise self._fail(SJCode.HAND_LIMIT, f"{player.name} holds {player.hand_size} card(s), limit {limit}: "
+            raise self.fail(SJCode.HAND_LIMIT, f"{player.name} holds {player.hand_size} card(s), limit {limit}: "
                              f"discard exactly {excess}, not {len(action.cards)}", action.column)
         plan = self._plan_removal(seat, action.cards, "the discard")
         self._remove(seat, plan)
@@ -629,23 +603,23 @@ class SJState(GameState):
     # ------------------------------------------------------------------------------------------ role choice
     def _choose(self, seat: int, action: RoleChoice, column: int) -> None:
         if self.stage == TILE:
-            raise self._fail(SJCode.TILE_MISSING, "the trader phase starts with the 'tile:' line", action.column)
+            raise self.fail(SJCode.TILE_MISSING, "the trader phase starts with the 'tile:' line", action.column)
         if self.stage == ACTING:
             turn_seat, _ = self.turns[self.turn_index]
-            raise self._fail(SJCode.PHASE_NOT_OVER, f"the {self.role} phase is not over: {self.p[turn_seat].name}'s "
+            raise self.fail(SJCode.PHASE_NOT_OVER, f"the {self.role} phase is not over: {self.p[turn_seat].name}'s "
                              "turn (action or pass) is not written yet", action.column)
         due = self.chooser_due()
         if seat != due:
-            raise self._fail(SJCode.NOT_YOUR_TURN, f"{self.p[due].name} chooses the next role, not "
+            raise self.fail(SJCode.NOT_YOUR_TURN, f"{self.p[due].name} chooses the next role, not "
                              f"{self.p[seat].name}", column)
         if action.role in self.roles_chosen:
-            raise self._fail(SJCode.ROLE_TAKEN, f"the {action.role} has already been chosen this round "
+            raise self.fail(SJCode.ROLE_TAKEN, f"the {action.role} has already been chosen this round "
                              f"({', '.join(self.roles_chosen)})", action.column)
         if not self.roles_chosen:
             for player in self.p:
                 limit = self.hand_limit(self.seats[player.name])
                 if player.hand_size > limit:
-                    raise self._fail(SJCode.HAND_LIMIT, f"{player.name} holds {player.hand_size} cards, over the "
+                    raise self.fail(SJCode.HAND_LIMIT, f"{player.name} holds {player.hand_size} cards, over the "
                                      f"limit of {limit}: the 'discards' line comes before the first role choice",
                                      column)
         self.roles_chosen.append(action.role)
@@ -671,19 +645,19 @@ class SJState(GameState):
 
     def _apply_tile(self, st: TileMark) -> None:
         if self.stage == OVER:
-            raise self._after_end(st.column)
+            raise self.after_end(st.column)
         if self.stage != TILE:
-            raise self._fail(SJCode.MISPLACED_TILE, "'tile:' stands only right after the trader role is chosen",
+            raise self.fail(SJCode.MISPLACED_TILE, "'tile:' stands only right after the trader role is chosen",
                              st.column)
         if st.tile not in TILES:
-            raise self._fail(SJCode.BAD_TILE, f"'{st.tile}' is not a trading-house tile (tiles: "
+            raise self.fail(SJCode.BAD_TILE, f"'{st.tile}' is not a trading-house tile (tiles: "
                              f"{', '.join(TILES)})", st.column)
         k = len(self.tiles_seen)
         if k < len(TILES) and st.tile in self.tiles_seen:
-            raise self._fail(SJCode.TILE_CYCLE, f"tile {st.tile} has already turned up; the five tiles each turn up "
+            raise self.fail(SJCode.TILE_CYCLE, f"tile {st.tile} has already turned up; the five tiles each turn up "
                              f"once before the cycle repeats (seen: {', '.join(self.tiles_seen)})", st.column)
         if k >= len(TILES) and st.tile != self.tiles_seen[k - len(TILES)]:
-            raise self._fail(SJCode.TILE_CYCLE, f"the tiles repeat in order: trader phase {k + 1} turns up "
+            raise self.fail(SJCode.TILE_CYCLE, f"the tiles repeat in order: trader phase {k + 1} turns up "
                              f"{self.tiles_seen[k - len(TILES)]}, not {st.tile}", st.column)
         self.tiles_seen.append(st.tile)
         self.tile = st.tile
@@ -728,7 +702,7 @@ class SJState(GameState):
 
         Validation only; the caller records the use (``library_used``) when it commits."""
         if self.library(seat)[1]:
-            raise self._fail(SJCode.LIBRARY_USED, f"{self.p[seat].name} has already used the Library this round "
+            raise self.fail(SJCode.LIBRARY_USED, f"{self.p[seat].name} has already used the Library this round "
                              f"(2 players: the governor uses it once per round); {what}", column)
 
     # --------------------------------------------------------------------------------------------- builder
@@ -739,35 +713,35 @@ class SJState(GameState):
         covered: Card | None = None
         if action.over is not None:
             if not self.works(seat, "Crane"):
-                raise self._fail(SJCode.NO_CRANE, f"{player.name} has no working Crane to build over a building",
+                raise self.fail(SJCode.NO_CRANE, f"{player.name} has no working Crane to build over a building",
                                  action.over.column)
             if not player.owned[action.over.name]:
-                raise self._fail(SJCode.CRANE_TARGET, f"{player.name}'s city has no {action.over.name}",
+                raise self.fail(SJCode.CRANE_TARGET, f"{player.name}'s city has no {action.over.name}",
                                  action.over.column)
             if action.over.name == "Crane" and not o.crane_over_crane:
-                raise self._fail(SJCode.CRANE_TARGET, "the Crane may not build over the Crane itself",
+                raise self.fail(SJCode.CRANE_TARGET, "the Crane may not build over the Crane itself",
                                  action.over.column)
             covered = CARDS[action.over.name]
         if card.violet and player.owned[card.name]:
-            raise self._fail(SJCode.DUPLICATE_VIOLET, f"{player.name} already has a {card.name}; a violet building "
+            raise self.fail(SJCode.DUPLICATE_VIOLET, f"{player.name} already has a {card.name}; a violet building "
                              "is built only once per city", action.card.column)
         plan = self._plan_removal(seat, (action.card, *action.paying), "the building and its payment")
         goods: Counter = Counter()
         if action.goods:
             if not self.works(seat, "Black Market", covered):
-                raise self._fail(SJCode.NO_BLACK_MARKET, f"{player.name} has no working Black Market to pay with "
+                raise self.fail(SJCode.NO_BLACK_MARKET, f"{player.name} has no working Black Market to pay with "
                                  "goods", action.goods[0].column)
             if len(action.goods) > 2:
-                raise self._fail(SJCode.BLACK_MARKET_GOODS, "the Black Market spends at most 2 goods",
+                raise self.fail(SJCode.BLACK_MARKET_GOODS, "the Black Market spends at most 2 goods",
                                  action.goods[2].column)
             for ref in action.goods:
                 building = CARDS[ref.name]
                 if not building.production:
-                    raise self._fail(SJCode.NOT_PRODUCTION, f"{ref.name} is not a production building and holds no "
+                    raise self.fail(SJCode.NOT_PRODUCTION, f"{ref.name} is not a production building and holds no "
                                      "good", ref.column)
                 goods[building.good] += 1
                 if goods[building.good] > player.goods[building.good]:
-                    raise self._fail(SJCode.BLACK_MARKET_GOODS, f"{player.name} has {player.goods[building.good]} "
+                    raise self.fail(SJCode.BLACK_MARKET_GOODS, f"{player.name} has {player.goods[building.good]} "
                                      f"{building.good} good(s) to spend", ref.column)
         spent = len(action.goods)
         paid = len(action.paying)
@@ -789,13 +763,13 @@ class SJState(GameState):
             total = min(allowed)
         if total not in allowed:
             if spent_library and total == doubled:
-                raise self._fail(SJCode.LIBRARY_USED, f"{player.name} has already used the Library this round; "
+                raise self.fail(SJCode.LIBRARY_USED, f"{player.name} has already used the Library this round; "
                                  f"{card.name} costs {plain} card(s) without it", action.column)
             due = " or ".join(str(a) for a in sorted(allowed)) if len(allowed) <= 3 else \
                 f"{min(allowed)} to {max(allowed)}"
             extra = f" + {spent} good(s)" if spent else ""
             why = "goods may pay only what the cost still requires; " if spent > max(allowed) else ""
-            raise self._fail(SJCode.PAYMENT if not spent or spent <= max(allowed) else SJCode.BLACK_MARKET_GOODS,
+            raise self.fail(SJCode.PAYMENT if not spent or spent <= max(allowed) else SJCode.BLACK_MARKET_GOODS,
                              f"{why}{card.name} costs {player.name} {due} card(s) here ({self._cost_story(seat, card, covered)}); "
                              f"the record pays {paid} card(s){extra}", action.column)
         if may_library and total == doubled and doubled != plain:
@@ -857,22 +831,22 @@ class SJState(GameState):
         if count > plain:
             limit = self.produce_limit(seat, True) if (may or spent) else plain
             if count > limit:
-                raise self._fail(SJCode.PRODUCE_LIMIT, f"{player.name} may produce {limit} good(s) here, not "
+                raise self.fail(SJCode.PRODUCE_LIMIT, f"{player.name} may produce {limit} good(s) here, not "
                                  f"{count}", action.buildings[limit].column)
             self._library_needed(seat, action.column, f"without it {plain} good(s)")
         wanted: Counter = Counter()
         for ref in action.buildings:
             building = CARDS[ref.name]
             if not building.production:
-                raise self._fail(SJCode.NOT_PRODUCTION, f"{ref.name} is not a production building", ref.column)
+                raise self.fail(SJCode.NOT_PRODUCTION, f"{ref.name} is not a production building", ref.column)
             wanted[building.good] += 1
             empty = player.production(building.good) - player.goods[building.good]
             if wanted[building.good] > empty:
                 have = player.production(building.good)
-                raise self._fail(SJCode.NO_EMPTY_BUILDING, f"{player.name} has {have} {ref.name}(s), "
+                raise self.fail(SJCode.NO_EMPTY_BUILDING, f"{player.name} has {have} {ref.name}(s), "
                                  f"{max(empty, 0)} of them empty", ref.column)
         if count > self.available():
-            raise self._fail(SJCode.SUPPLY_EMPTY, f"only {self.available()} card(s) remain in supply and discard "
+            raise self.fail(SJCode.SUPPLY_EMPTY, f"only {self.available()} card(s) remain in supply and discard "
                              f"pile; {count} good(s) cannot be made", action.buildings[self.available()].column)
         # --- commit
         if count > plain:
@@ -892,14 +866,14 @@ class SJState(GameState):
         if count > plain:
             limit = self.sell_limit(seat, True) if (may or spent) else plain
             if count > limit:
-                raise self._fail(SJCode.SELL_LIMIT, f"{player.name} may sell {limit} good(s) here, not {count}",
+                raise self.fail(SJCode.SELL_LIMIT, f"{player.name} may sell {limit} good(s) here, not {count}",
                                  action.goods[limit][1])
             self._library_needed(seat, action.column, f"without it {plain} good(s)")
         sold: Counter = Counter()
         for good, column in action.goods:
             sold[good] += 1
             if sold[good] > player.goods[good]:
-                raise self._fail(SJCode.NO_GOOD, f"{player.name} has {player.goods[good]} {good} good(s)", column)
+                raise self.fail(SJCode.NO_GOOD, f"{player.name} has {player.goods[good]} {good} good(s)", column)
         prices = TILES[self.tile or next(iter(TILES))]
         wanted = sum(prices[GOODS.index(good)] for good, _ in action.goods)
         due = self.capped(wanted, count)
@@ -919,11 +893,11 @@ class SJState(GameState):
 
     def _check_count(self, due: int, wanted: int, written: int, column: int, why: str) -> None:
         if due < wanted and not self.options.empty_supply_skips_draw:
-            raise self._fail(SJCode.SUPPLY_EMPTY, f"{why}, but only {due} remain in supply and discard pile",
+            raise self.fail(SJCode.SUPPLY_EMPTY, f"{why}, but only {due} remain in supply and discard pile",
                              column)
         if written != due:
             short = f" (only {due} remain in supply and discard pile)" if due < wanted else ""
-            raise self._fail(SJCode.DRAW_COUNT, f"{why}{short}; the record draws {written}", column)
+            raise self.fail(SJCode.DRAW_COUNT, f"{why}{short}; the record draws {written}", column)
 
     # ------------------------------------------------------------------------------------------ councillor
     def _council(self, seat: int, action: Council) -> None:
@@ -935,18 +909,18 @@ class SJState(GameState):
             may, spent = self.library(seat)
             if spent and drawn == self.capped(self.options.council_draw + 2 * (
                     self.options.council_privilege_draw - self.options.council_draw)):
-                raise self._fail(SJCode.LIBRARY_USED, f"{player.name} has already used the Library this round; "
+                raise self.fail(SJCode.LIBRARY_USED, f"{player.name} has already used the Library this round; "
                                  f"the draw is {' or '.join(map(str, allowed))} card(s)", action.column)
             if min(counts) > self.available() and not self.options.empty_supply_skips_draw:
-                raise self._fail(SJCode.SUPPLY_EMPTY, "not enough cards remain to draw", action.column)
-            raise self._fail(SJCode.DRAW_COUNT, f"{player.name} draws {' or '.join(map(str, allowed))} card(s) as "
+                raise self.fail(SJCode.SUPPLY_EMPTY, "not enough cards remain to draw", action.column)
+            raise self.fail(SJCode.DRAW_COUNT, f"{player.name} draws {' or '.join(map(str, allowed))} card(s) as "
                              f"councillor here, not {drawn}", action.column)
         uses_library = drawn > self.capped(counts[1] if len(counts) > 1 else counts[0])
         self._check_draws(action.draws)
         remaining = Counter(ref.name for ref in action.draws)
         for ref in action.keeps:
             if remaining[ref.name] <= 0:
-                raise self._fail(SJCode.KEEP_NOT_DRAWN, f"{ref.name} is not among the drawn cards (a kept '?' "
+                raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{ref.name} is not among the drawn cards (a kept '?' "
                                  "stands for a drawn '?')", ref.column)
             remaining[ref.name] -= 1
         keep = self.keep_limit(seat)
@@ -955,7 +929,7 @@ class SJState(GameState):
         if not archive and not (min(1, drawn) <= kept <= min(keep, drawn)):
             extra = " (an Archive owner keeps all of them, then discards the excess)" if self.works(seat, "Archive") \
                 else ""
-            raise self._fail(SJCode.KEEP_COUNT, f"{player.name} keeps {min(keep, drawn)} of the {drawn} drawn "
+            raise self.fail(SJCode.KEEP_COUNT, f"{player.name} keeps {min(keep, drawn)} of the {drawn} drawn "
                              f"card(s){extra}, not {kept}", action.column)
         # --- commit: draw all, keep some, discard the rest
         if uses_library:
@@ -976,7 +950,7 @@ class SJState(GameState):
 
     def _archive_discard(self, seat: int, action: Discard, count: int) -> None:
         if len(action.cards) != count:
-            raise self._fail(SJCode.ARCHIVE_DISCARD, f"{self.p[seat].name} discards exactly {count} card(s) after "
+            raise self.fail(SJCode.ARCHIVE_DISCARD, f"{self.p[seat].name} discards exactly {count} card(s) after "
                              f"keeping all drawn cards with the Archive, not {len(action.cards)}", action.column)
         plan = self._plan_removal(seat, action.cards, "the Archive discard")
         self._remove(seat, plan)
@@ -993,7 +967,7 @@ class SJState(GameState):
         if uses_library:
             self._library_needed(seat, action.column, "the prospector draws 1 card")
             if not may or drawn > self.capped(2):
-                raise self._fail(SJCode.DRAW_COUNT, f"the prospector draws {self.capped(1)} card(s) "
+                raise self.fail(SJCode.DRAW_COUNT, f"the prospector draws {self.capped(1)} card(s) "
                                  + ("(2 with the Library) " if may else "") + f"here, not {drawn}", action.column)
         self._check_draws(action.draws)
         if uses_library:
@@ -1011,17 +985,17 @@ class SJState(GameState):
         named = [CARDS[ref.name].cost for ref in action.cards if not is_unknown(ref)]
         distinct = len(action.cards) == o.gold_mine_cards and len(set(named)) == len(named)
         if len(action.keeps) > 1:
-            raise self._fail(SJCode.GOLD_MINE, "a Gold Mine keeps at most 1 card", action.keeps[1].column)
+            raise self.fail(SJCode.GOLD_MINE, "a Gold Mine keeps at most 1 card", action.keeps[1].column)
         if action.keeps:
             ref = action.keeps[0]
             if not distinct:
-                raise self._fail(SJCode.GOLD_MINE, "the turned-up cards do not all differ in cost "
+                raise self.fail(SJCode.GOLD_MINE, "the turned-up cards do not all differ in cost "
                                  f"({', '.join(f'{r.name} {CARDS[r.name].cost}' for r in action.cards if not is_unknown(r))}"
                                  "): all are discarded", ref.column)
             if not any(r.name == ref.name for r in action.cards):
-                raise self._fail(SJCode.KEEP_NOT_DRAWN, f"{ref.name} is not among the turned-up cards", ref.column)
+                raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{ref.name} is not among the turned-up cards", ref.column)
         elif distinct and not o.gold_mine_keep_optional and all(not is_unknown(r) for r in action.cards):
-            raise self._fail(SJCode.GOLD_MINE, "the four costs differ: the owner keeps one of the cards",
+            raise self.fail(SJCode.GOLD_MINE, "the four costs differ: the owner keeps one of the cards",
                              action.column)
         # --- commit: turn up, keep one, discard the rest
         self._draw_into_hand(seat, action.cards)
@@ -1039,7 +1013,7 @@ class SJState(GameState):
         wanted = self.owed[action.source]
         due = self.capped(wanted)
         if not 1 <= len(action.draws) <= due:
-            raise self._fail(SJCode.DRAW_COUNT, f"the {action.source} draw is {due} card(s) here, not "
+            raise self.fail(SJCode.DRAW_COUNT, f"the {action.source} draw is {due} card(s) here, not "
                              f"{len(action.draws)}", action.column)
         self._check_draws(action.draws)
         self._draw_into_hand(seat, action.draws)
@@ -1083,17 +1057,6 @@ class SJState(GameState):
             leaders = [name for name in leaders if tiebreak[name] == most]
             how = f"tied on {best} VP; most hand cards + goods" + ("; shared win" if len(leaders) > 1 else "")
         return Outcome(scores, leaders, how, breakdown)
-
-    def _apply_final_claim(self, st: FinalClaim) -> None:
-        if self.stage != OVER or self.final_claimed:
-            raise self._fail(SJCode.FINAL_MISPLACED, "'final:' stands once, after the game has ended", st.column)
-        scores = self.outcome().scores or {}
-        for entry in st.entries:
-            self.seat_of(entry.player)
-            if scores[entry.player.name] != entry.vp:
-                raise self._fail(SJCode.FINAL_MISMATCH, f"{entry.player.name} ends with {scores[entry.player.name]} "
-                                 f"VP, not {entry.vp}", entry.column)
-        self.final_claimed = True
 
     # ------------------------------------------------------------------------------------------ accounting
     def card_count(self) -> int:
@@ -1229,8 +1192,3 @@ class SJState(GameState):
                                                                                if player.tucked else ""))
         return "\n".join(lines)
 
-    def _fail(self, kind: SJCode, message: str, column: int) -> IllegalStatement:
-        """An illegal statement with the state summary and the legal alternatives attached."""
-        error = illegal(kind, message, column, self.legal_statements()[:40])
-        error.state = self.summary()
-        return error

@@ -1,0 +1,53 @@
+"""Statements every game shares — the round checkpoint and the final claim — and the transformer rules that build
+them, so each game's grammar transformer only adds its own statements."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lark import Token, Transformer
+
+from referee.record import NameRef, player_token
+
+
+@dataclass(frozen=True, slots=True)
+class RoundMark:
+    """``round N``: an optional checkpoint naming the round that starts."""
+
+    number: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalEntry:
+    player: NameRef
+    vp: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalClaim:
+    """``final: Anna 71, Boris 64``: claimed final VP, checked after the end."""
+
+    entries: tuple[FinalEntry, ...]
+    column: int
+
+
+class CommonStatements(Transformer):
+    """Transformer rules for the grammar rules every game spells the same way (player, round, final)."""
+
+    def player(self, children: list[Token]) -> NameRef:
+        return player_token(children[0])
+
+    def round(self, children: list[Token]) -> RoundMark:
+        return RoundMark(int(children[1]), children[0].column)
+
+    def final(self, children: list) -> FinalClaim:
+        return FinalClaim(tuple(c for c in children if isinstance(c, FinalEntry)), children[0].column)
+
+    def final_entry(self, children: list) -> FinalEntry:
+        return FinalEntry(children[0], int(children[1]), children[1].column)
+
+
+def final_text(claim: FinalClaim) -> str:
+    from referee.record import quote_player
+    return "final: " + ", ".join(f"{quote_player(e.player.name)} {e.vp}" for e in claim.entries)
