@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,16 +78,25 @@ def _unescape(quoted: str) -> str:
     return re.sub(r"\\(.)", r"\1", quoted[1:-1])
 
 
-def parse_tag(text: str, line: int) -> Tag:
-    """Parse one ``[Name "value"]`` line, or raise a located ``bad-tag`` error."""
+@functools.lru_cache(maxsize=4096)
+def _read_tag(text: str) -> tuple[str, str, int] | int:
+    """(name, value, value column) of a tag line, or the column where it stops being one."""
     try:
         tree = _tag_parser().parse(text)
     except UnexpectedInput as exc:
-        column = getattr(exc, "column", 1) or 1
-        raise malformed(RecordCode.BAD_TAG, 'a tag line must read [Name "value"] (value in double quotes)',
-                        column).at(line)
+        return getattr(exc, "column", 1) or 1
     name_tok, value_tok = tree.children
-    return Tag(str(name_tok), _unescape(str(value_tok)), line, value_tok.column)
+    return str(name_tok), _unescape(str(value_tok)), value_tok.column
+
+
+def parse_tag(text: str, line: int) -> Tag:
+    """Parse one ``[Name "value"]`` line, or raise a located ``bad-tag`` error."""
+    read = _read_tag(text)
+    if isinstance(read, int):
+        raise malformed(RecordCode.BAD_TAG, 'a tag line must read [Name "value"] (value in double quotes)',
+                        read).at(line)
+    name, value, column = read
+    return Tag(name, value, line, column)
 
 
 def content_end(text: str) -> int:
