@@ -1078,7 +1078,9 @@ class SJState(GameState):
             if self.governor is None:
                 texts.append("governor: PLAYER")
             texts += [f"hand {quote_player(p.name)}: {self.options.start_hand} cards" for p in self.p if not p.dealt]
-            return texts
+            if texts:
+                return texts
+            # setup is complete: the first role choice is due (the stage moves on when it is made)
         if self.stage == OVER:
             return texts + ([] if self.final_claimed else ["final: PLAYER VP, ..."])
         if self.archive_due is not None:
@@ -1089,7 +1091,7 @@ class SJState(GameState):
             if k >= len(TILES):
                 return [f"tile: {self.tiles_seen[k - len(TILES)]}"]
             return [f"tile: {tile}" for tile in TILES if tile not in self.tiles_seen]
-        if self.stage == CHOOSING:
+        if self.stage in (CHOOSING, SETUP):
             if self.round_start():
                 texts.append(f"round {self.round}")
                 for seat, player in enumerate(self.p):
