@@ -226,5 +226,8 @@ def codes() -> None:
         click.echo(f"{code:28} {kind.verdict.value:10} {kind.summary}")
 
 
+from referee.proofs import prove_command  # noqa: E402 - registered last, see referee/proofs.py
+main.add_command(prove_command)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

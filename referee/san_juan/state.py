@@ -1092,6 +1092,7 @@ class SJState(GameState):
                 return [f"tile: {self.tiles_seen[k - len(TILES)]}"]
             return [f"tile: {tile}" for tile in TILES if tile not in self.tiles_seen]
         if self.stage in (CHOOSING, SETUP):
+            discards_due = False
             if self.round_start():
                 texts.append(f"round {self.round}")
                 for seat, player in enumerate(self.p):
@@ -1101,6 +1102,9 @@ class SJState(GameState):
                     excess = player.hand_size - self.hand_limit(seat)
                     if excess > 0 and not player.discarded_this_round:
                         texts.append(actor_text(player.name, Discard(self._blanks(excess))))
+                        discards_due = True
+            if discards_due:   # the hand-limit discards come before the first role choice
+                return texts
             chooser = self.players[self.chooser_due()]
             texts += [actor_text(chooser, RoleChoice(role)) for role in ROLES if role not in self.roles_chosen]
             return texts

@@ -1,0 +1,1 @@
+"""Property suites (Hypothesis) and the tests of the z3 proofs; see docs/properties.md."""
