@@ -13,7 +13,7 @@ from referee.saint_petersburg.notation import (
     Actor, Buy, Deal, FinalClaim, FinalEntry, Observe, Pass, PhaseHeader, Play, Pub, RoundMark, ScoreClaim,
     ScoreEntry, Take, statement_text,
 )
-from referee.saint_petersburg.play import deal_tokens
+from referee.saint_petersburg.play import deal_tokens, final_claim, random_deal, score_claim
 from referee.saint_petersburg.state import ACTING, BETWEEN, DEALING, OVER, SETUP, SPState
 
 from properties.harness import Checker, Config, GameAdapter
@@ -67,12 +67,12 @@ class SaintPetersburgAdapter(GameAdapter):
         if state.stage == OVER:
             if state.final_claimed:
                 return None
-            return self.final_claim(state)
+            return final_claim(state)
         if state.stage == DEALING:
-            return self.random_deal(state, rng)
+            return random_deal(state, rng)
         if state.stage == BETWEEN:
             if state.score_claim_open and state.last_scoring is not None and rng.random() < 0.8:
-                return self.score_claim(state)
+                return score_claim(state)
             if state.pub_open:
                 pubs = self.pub_moves(state)
                 if pubs and rng.random() < 0.5:
@@ -96,22 +96,6 @@ class SaintPetersburgAdapter(GameAdapter):
         return rng.choice(by_kind[kind])
 
     @staticmethod
-    def random_deal(state: SPState, rng: random.Random) -> Deal:
-        deck = DECKS[state.phase_index]
-        pool = [name for name, copies in sorted(state.decks[deck].items()) for _ in range(copies)]
-        return Deal(tuple(_ref(name) for name in rng.sample(pool, state.due)), 0)
-
-    @staticmethod
-    def score_claim(state: SPState) -> ScoreClaim:
-        return ScoreClaim(tuple(ScoreEntry(_ref(name), s.rubles, s.vp)
-                                for name, s in zip(state.players, state.last_scoring)), 0)
-
-    @staticmethod
-    def final_claim(state: SPState) -> FinalClaim:
-        scores = state.outcome().scores
-        return FinalClaim(tuple(FinalEntry(_ref(name), scores[name], 0) for name in state.players), 0)
-
-    @staticmethod
     def pub_moves(state: SPState) -> list:
         moves = []
         for seat, player in enumerate(state.p):
@@ -126,15 +110,15 @@ class SaintPetersburgAdapter(GameAdapter):
         if state.stage == SETUP:
             return [deal_tokens(state.players, rng)]
         if state.stage == OVER:
-            return [] if state.final_claimed else [self.final_claim(state)]
+            return [] if state.final_claimed else [final_claim(state)]
         if state.stage == DEALING:
-            return [self.random_deal(state, rng)]
+            return [random_deal(state, rng)]
         if state.stage == BETWEEN:
             moves: list = [PhaseHeader(state.phase, 0)]
             if state.phase_index == 0:
                 moves.append(RoundMark(state.round, 0))
             if state.score_claim_open and state.last_scoring is not None:
-                moves.append(self.score_claim(state))
+                moves.append(score_claim(state))
             return moves + (self.pub_moves(state) if state.pub_open else [])
         player = _ref(state.players[state.to_act])
         moves = [Actor(player, a) for a in state.legal_actions(observe_cards=True)]
@@ -155,17 +139,17 @@ class SaintPetersburgAdapter(GameAdapter):
         if state.stage == OVER:
             moves += [PhaseHeader("worker", 0), Actor(_ref(state.players[0]), Pass()), RoundMark(state.round + 1, 0)]
             if not state.final_claimed:
-                claim = self.final_claim(state)
+                claim = final_claim(state)
                 first = claim.entries[0]
                 wrong = FinalEntry(first.player, first.vp + 1, 0)
                 moves.append(FinalClaim((wrong,) + claim.entries[1:], 0))
             else:
-                moves.append(self.final_claim(state))
+                moves.append(final_claim(state))
             return moves
         moves.append(FinalClaim(tuple(FinalEntry(_ref(p), 0, 0) for p in state.players), 0))
         moves.append(deal_tokens(state.players, rng))
         if state.stage == DEALING:
-            deal = self.random_deal(state, rng)
+            deal = random_deal(state, rng)
             moves.append(Deal(deal.cards[:-1], 0))
             wrong_deck = DECKS[(state.phase_index + 1) % 4]
             moves.append(Deal(deal.cards[:-1] + (_ref(next(iter(state.decks[wrong_deck]))),), 0))
@@ -178,7 +162,7 @@ class SaintPetersburgAdapter(GameAdapter):
             moves.append(Actor(_ref(state.players[0]), Pass()))
             moves.append(Deal((), 0))
             if state.score_claim_open and state.last_scoring is not None:
-                claim = self.score_claim(state)
+                claim = score_claim(state)
                 first = claim.entries[0]
                 moves.append(ScoreClaim((ScoreEntry(first.player, first.rubles + 1, first.vp),) + claim.entries[1:],
                                         0))

@@ -352,13 +352,11 @@ def sp_purchase_record(game: type[Game], options: Any, tags: dict[str, str], val
                        out_dir: Path, prop: str, attempts: int = 400) -> tuple[Path | None, str]:
     """Play random legal games until the counterexample's purchase (same card, target, row, copies owned, Carpenter
     Workshop / Gold Smelter) is legal, write the game up to that purchase, and judge the record."""
+    from referee.record import NameRef
     from referee.replay import check_file
     from referee.saint_petersburg.notation import Actor, Buy, Observe, Play, statement_text
-    from referee.saint_petersburg.play import choose_action, deal_tokens
-    from referee.saint_petersburg.notation import Deal, PhaseHeader, RoundMark, ScoreClaim, ScoreEntry
-    from referee.record import NameRef
-    from referee.saint_petersburg.cards import DECKS
-    from referee.saint_petersburg.state import ACTING, BETWEEN, DEALING, SPState
+    from referee.saint_petersburg.play import RandomPolicy
+    from referee.saint_petersburg.state import ACTING, SPState
 
     def matches(state: SPState, seat: int, action: Any) -> bool:
         if not isinstance(action, (Buy, Play, Observe)) or action.price is None:
@@ -382,31 +380,16 @@ def sp_purchase_record(game: type[Game], options: Any, tags: dict[str, str], val
         state = SPState(players, options)
         lines: list[str] = []
 
-        def emit(statement: Any) -> None:
-            state.apply(statement)
-            lines.append(statement_text(statement))
-
-        emit(deal_tokens(players, rng))
+        policy = RandomPolicy(rng)
         found = False
-        while not state.is_terminal() and not found:
-            if state.stage == BETWEEN:
-                if state.score_claim_open and state.last_scoring is not None:
-                    emit(ScoreClaim(tuple(ScoreEntry(NameRef(p, 0), s.rubles, s.vp)
-                                          for p, s in zip(players, state.last_scoring)), 0))
-                if state.phase_index == 0:
-                    emit(RoundMark(state.round, 0))
-                emit(PhaseHeader(state.phase, 0))
-            elif state.stage == DEALING:
-                pool = [name for name, k in state.decks[DECKS[state.phase_index]].items() for _ in range(k)]
-                emit(Deal(tuple(NameRef(x, 0) for x in rng.sample(pool, state.due)), 0))
-            elif state.stage == ACTING:
+        while not found and (statement := policy.next_statement(state)) is not None:
+            if state.stage == ACTING:
                 seat = state.to_act
                 hit = next((a for a in state.legal_actions(seat, observe_cards=True) if matches(state, seat, a)), None)
                 if hit is not None:
-                    emit(Actor(NameRef(players[seat], 0), hit))
-                    found = True
-                else:
-                    emit(Actor(NameRef(players[seat], 0), choose_action(state, rng)))
+                    statement, found = Actor(NameRef(players[seat], 0), hit), True
+            state.apply(statement)
+            lines.append(statement_text(statement))
         if not found:
             continue
         record_tags = {"Game": game.title, "Players": ", ".join(players), **tags,

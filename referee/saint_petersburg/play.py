@@ -13,7 +13,7 @@ from referee.saint_petersburg.notation import (
     ScoreClaim, ScoreEntry, Statement, Take, Tokens, statement_text,
 )
 from referee.saint_petersburg.options import SPOptions
-from referee.saint_petersburg.state import ACTING, BETWEEN, DEALING, SPState
+from referee.saint_petersburg.state import ACTING, DEALING, OVER, SETUP, SPState
 
 WEIGHTS = {Buy: 6.0, Play: 4.0, Take: 1.0, Observe: 1.5}
 
@@ -66,40 +66,72 @@ def random_observation(state: SPState, rng: random.Random) -> Observe | None:
     return rng.choice(choices)
 
 
+def random_deal(state: SPState, rng: random.Random) -> Deal:
+    """The cards due, drawn at random from what the phase's deck still holds."""
+    deck = DECKS[state.phase_index]
+    pool = [name for name, copies in sorted(state.decks[deck].items()) for _ in range(copies)]
+    return Deal(tuple(NameRef(name, 0) for name in rng.sample(pool, state.due)), 0)
+
+
+def score_claim(state: SPState) -> ScoreClaim:
+    """The true ``score:`` line of the phase scoring that just happened."""
+    assert state.last_scoring is not None
+    return ScoreClaim(tuple(ScoreEntry(NameRef(name, 0), s.rubles, s.vp)
+                            for name, s in zip(state.players, state.last_scoring)), 0)
+
+
+def final_claim(state: SPState) -> FinalClaim:
+    """The true ``final:`` line."""
+    scores = state.outcome().scores or {}
+    return FinalClaim(tuple(FinalEntry(NameRef(name, 0), scores[name], 0) for name in state.players), 0)
+
+
+class RandomPolicy:
+    """The generator's choices, one statement at a time: every claim filled in, pubs used at random, the optional
+    ``round N`` checkpoint always written. ``play``, the property suites and the proofs step games with it."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self._pubs_decided: set[tuple[int, int]] = set()   # (round, seat)
+        self._round_marked = 0
+
+    def next_statement(self, state: SPState) -> Statement | None:
+        """The next statement of a random legal game, or None when the game is over and claimed."""
+        rng = self.rng
+        if state.stage == SETUP:
+            return deal_tokens(state.players, rng)
+        if state.stage == OVER:
+            return None if state.final_claimed else final_claim(state)
+        if state.stage == DEALING:
+            return random_deal(state, rng)
+        if state.stage == ACTING:
+            return Actor(NameRef(state.players[state.to_act], 0), choose_action(state, rng))
+        if state.score_claim_open and state.last_scoring is not None:
+            return score_claim(state)
+        if state.pub_open:
+            price = state.options.pub_vp_price
+            for seat, player in enumerate(state.p):
+                if seat in state.pubs_used or (state.round, seat) in self._pubs_decided:
+                    continue
+                self._pubs_decided.add((state.round, seat))
+                cap = min(state.pub_cap(seat), player.rubles // price)
+                if cap > 0 and rng.random() < 0.7:
+                    count = rng.randint(0, cap)
+                    return Actor(NameRef(player.name, 0), Pub(count, count * price))
+        if state.phase_index == 0 and self._round_marked != state.round:
+            self._round_marked = state.round
+            return RoundMark(state.round, 0)
+        return PhaseHeader(state.phase, 0)
+
+
 def random_game(players: list[str], rng: random.Random, options: SPOptions) -> tuple[SPState, list[Statement]]:
     """Play a random legal game; return the final state and the statements in record order."""
     state = SPState(players, options)
+    policy = RandomPolicy(rng)
     written: list[Statement] = []
-
-    def emit(statement: Statement) -> None:
+    while (statement := policy.next_statement(state)) is not None:
         state.apply(statement)
         written.append(statement)
-
-    emit(deal_tokens(players, rng))
-    while not state.is_terminal():
-        if state.stage == BETWEEN:
-            if state.score_claim_open and state.last_scoring is not None:
-                emit(ScoreClaim(tuple(ScoreEntry(NameRef(name, 0), s.rubles, s.vp)
-                                      for name, s in zip(players, state.last_scoring)), 0))
-            if state.pub_open:
-                for seat, player in enumerate(state.p):
-                    cap = min(state.pub_cap(seat), player.rubles // options.pub_vp_price)
-                    if cap > 0 and rng.random() < 0.7:
-                        count = rng.randint(0, cap)
-                        emit(Actor(NameRef(player.name, 0), Pub(count, count * options.pub_vp_price)))
-            if state.phase_index == 0:
-                emit(RoundMark(state.round, 0))
-            emit(PhaseHeader(state.phase, 0))
-        elif state.stage == DEALING:
-            deck = DECKS[state.phase_index]
-            pool = [name for name, copies in state.decks[deck].items() for _ in range(copies)]
-            drawn = rng.sample(pool, state.due)
-            emit(Deal(tuple(NameRef(name, 0) for name in drawn), 0))
-        elif state.stage == ACTING:
-            seat = state.to_act
-            emit(Actor(NameRef(players[seat], 0), choose_action(state, rng)))
-    outcome = state.outcome()
-    emit(FinalClaim(tuple(FinalEntry(NameRef(name, 0), outcome.scores[name], 0) for name in players), 0))
     return state, written
 
 
