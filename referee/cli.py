@@ -13,7 +13,7 @@ from referee.errors import CATALOGUE, RefereeError, Verdict
 from referee.game import option_docs
 from referee.games import GAMES, find_game
 from referee.record import read_text, split_games
-from referee.replay import GameReport, check_file, judge, record_files, setup
+from referee.replay import GameReport, check_file, record_files, setup
 from referee.variant import registered_variants, resolve_options
 
 DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena"]

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from lark import Token, Transformer
+from lark import Token
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, player_token, quote_player
+from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, quote_player
 from referee.saint_petersburg.cards import NAME_TABLE
-from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text
+from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text  # noqa: F401 - re-exported: a game's statements in one place
 
 NO_NAME = NameRef("", 0)
 

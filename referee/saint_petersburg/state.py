@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from referee.errors import ErrorKind, IllegalStatement, RecordCode, Verdict, illegal, malformed
+from referee.errors import ErrorKind, Verdict
 from referee.game import GameState, Outcome
 from referee.record import NameRef
 from referee.saint_petersburg.cards import DECKS, FIRST_EDITION, PHASES, SECOND_EDITION, Card

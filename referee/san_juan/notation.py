@@ -5,15 +5,14 @@ A card whose identity the record does not know is written ``?`` and read as ``Na
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Union
 
-from lark import Token, Transformer
+from lark import Token
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, player_token, quote_player
-from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text
+from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, quote_player
+from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text  # noqa: F401 - re-exported: a game's statements in one place
 from referee.san_juan.cards import NAME_TABLE
 
 UNKNOWN = "?"

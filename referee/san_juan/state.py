@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from referee.errors import ErrorKind, IllegalStatement, RecordCode, RefereeError, Verdict, illegal, malformed
+from referee.errors import ErrorKind, IllegalStatement, RefereeError, Verdict
 from referee.game import GameState, Outcome
 from referee.record import NameRef
 from referee.san_juan.cards import BUILDING_OF_GOOD, CARDS, GOODS, MONUMENTS, TILES, TOTAL_CARDS, Card
@@ -977,7 +977,6 @@ class SJState(GameState):
 
     def _gold_mine(self, seat: int, action: GoldMineTurn) -> None:
         o = self.options
-        player = self.p[seat]
         due = self.capped(o.gold_mine_cards)
         self._check_count(due, o.gold_mine_cards, len(action.cards), action.column,
                           f"a Gold Mine turns up {o.gold_mine_cards} cards")
