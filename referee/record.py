@@ -304,38 +304,47 @@ class LineParser:
         return found
 
     def _by_pieces(self, text: str) -> object | None:
-        """The statement read piece by piece, or None when the line is not of that simple form (or is wrong)."""
+        """The statement read piece by piece, or None when the line is not of that simple form (or is wrong).
+
+        A line that opens like a list statement (``deal:``) but does not read as one is tried as an actor line:
+        that is how a player called "Deal" or "Final" needs no quotes.
+        """
         pieces = self._pieces
         assert pieces is not None
-        if '"' in text or "#" in text:
+        if '"' in text:
             return None
+        if "#" in text:
+            text = text[:text.index("#")]
         head, colon, rest = text.partition(":")
         if not colon:
             return None
         key = head.strip()
         lead = len(head) - len(head.lstrip())
-        try:
-            listed = pieces.lists.get(key.lower())
-            if listed is not None:
-                rule, combine = listed
+        listed = pieces.lists.get(key.lower())
+        if listed is not None:
+            rule, combine = listed
+            try:
                 items = []
                 offset = len(head) + 1
                 for piece in rest.split(","):
                     stripped = piece.strip()
                     if not stripped:
-                        return None
+                        raise ValueError(text)
                     items.append(self._piece(rule, stripped, offset + len(piece) - len(piece.lstrip())))
                     offset += len(piece) + 1
                 return combine(lead + 1, items)
-            if pieces.actor is not None and PLAIN_PLAYER.fullmatch(key) and key.lower() not in pieces.lists:
-                rule, combine = pieces.actor
-                stripped = rest.strip()
-                if not stripped:
-                    return None
+            except ValueError:
+                pass
+        if pieces.actor is not None and PLAIN_PLAYER.fullmatch(key):
+            rule, combine = pieces.actor
+            stripped = rest.strip()
+            if not stripped:
+                return None
+            try:
                 action = self._piece(rule, stripped, len(head) + 1 + len(rest) - len(rest.lstrip()))
-                return combine(NameRef(key, lead + 1), action)
-        except ValueError:
-            return None
+            except ValueError:
+                return None
+            return combine(NameRef(key, lead + 1), action)
         return None
 
     def _describe(self, text: str, error: UnexpectedInput) -> MalformedStatement:

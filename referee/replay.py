@@ -127,6 +127,12 @@ def setup(record: GameRecord, base_dir: Path | None = None) -> tuple[type[Game],
         raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS,
                          f"{game.title} is played by {game.min_players} to {game.max_players} players, "
                          f"not {len(players)}")
+    result = record.tag_entry("Result")
+    if result is not None:
+        unknown = [name for name in _claimed_winners(result.value) if name not in players]
+        if unknown:
+            raise _tag_error(record, "Result", RecordCode.UNKNOWN_PLAYER, f"the Result tag names '{unknown[0]}', who "
+                             f"is not a player of this game (Players: {', '.join(players)})")
     try:
         options, label = resolve_options(game, record.tag("Ruleset"), record.tag("Variant"), base_dir)
     except RefereeError as error:
@@ -180,12 +186,17 @@ def judge(record: GameRecord, base_dir: Path | None = None) -> GameReport:
     return report
 
 
+def _claimed_winners(value: str) -> list[str]:
+    """The names a Result tag claims; ``*``, ``?`` or an empty value claim nothing."""
+    if value.strip() in ("", "*", "?"):
+        return []
+    return [name.strip() for name in re.split(r"[,;]", value) if name.strip()]
+
+
 def _check_result_tag(record: GameRecord, outcome: Outcome) -> None:
     tag = record.tag_entry("Result")
-    if tag is None or tag.value.strip() in ("", "*", "?"):
-        return
-    claimed = {name.strip() for name in re.split(r"[,;]", tag.value) if name.strip()}
-    if claimed != set(outcome.winners):
+    claimed = set(_claimed_winners(tag.value)) if tag is not None else set()
+    if tag is not None and claimed and claimed != set(outcome.winners):
         raise illegal(RecordCode.RESULT_MISMATCH, f"the Result tag names {', '.join(sorted(claimed))}; the game was "
                       f"won by {', '.join(outcome.winners)}", tag.column).at(tag.line)
 

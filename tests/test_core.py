@@ -180,3 +180,15 @@ def test_illegal_error_carries_rule_state_and_alternatives() -> None:
     assert error.kind.summary
     assert "Boris to act" in error.state
     assert "Boris: buy Gold Miner for 4" in error.alternatives
+
+
+def test_result_tag_naming_a_non_player_is_malformed_at_the_tag() -> None:
+    report = one(HEAD + '[Result "Zed"]\n' + OPENING)
+    assert (report.verdict, report.error.code, report.error.line) == (Verdict.MALFORMED, "unknown-player", 3)
+
+
+def test_a_player_named_like_a_statement_keyword_needs_no_quotes() -> None:
+    text = ('[Game "Saint Petersburg"]\n[Players "Deal, Final"]\n'
+            + OPENING.replace("Anna", "Deal").replace("Boris", "Final"))
+    report = one(text)
+    assert report.verdict is Verdict.UNFINISHED, report.error

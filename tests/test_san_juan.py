@@ -10,6 +10,8 @@ Two ways to set up a position:
 from __future__ import annotations
 
 from collections import Counter
+
+from referee.replay import check_text
 from dataclasses import replace
 
 import pytest
@@ -304,7 +306,7 @@ def test_councillor_draws_and_keeps() -> None:
     run(state, "Anna: councillor")
     fails(state, "Anna: draws ?, ?, ?; keeps ?", "sj-draw-count")
     fails(state, "Anna: draws Hero, ?, ?, ?, ?; keeps ?, ?", "sj-keep-count")
-    fails(state, "Anna: draws Hero, ?, ?, ?, ?; keeps Palace", "sj-keep-not-drawn")
+    fails(state, "Anna: draws Hero, Well, Tower, Smithy, Statue; keeps Palace", "sj-keep-not-drawn")
     run(state, "Anna: draws Hero, Well, ?, ?, ?; keeps Hero")
     fails(state, "Boris: draws ?, ?, ?, ?, ?; keeps ?", "sj-draw-count")
     run(state, "Boris: draws ?, ?; keeps ?")
@@ -379,7 +381,9 @@ def test_a_question_mark_leaving_a_fully_known_hand_forgets_it() -> None:
     state.supply += 4
     hold(state, "Anna", "Well", "Tower", "Hero", "Hero")
     run(state, "Anna: builder\nAnna: build Tower paying ?, ?")
-    assert p.hand_known == Counter() and p.hand_unknown == 1
+    # the card left is one of Well, Hero, Hero: no longer certain, but not anything either
+    assert p.hand_known == Counter() and p.hand_unknown == 0
+    assert p.hand_forgotten == 1 and p.hand_pool == Counter(Well=1, Hero=2)
     assert state.located["Hero"] == 0 and state.located["Well"] == 0 and state.card_count() == TOTAL_CARDS
 
 
@@ -533,3 +537,68 @@ def test_every_code_and_option_is_documented() -> None:
     for name, default, text in option_docs(SJOptions):
         assert f"| `{name}` | `{default}` |" in doc and text
     assert all(k.code.startswith("sj-") for k in SJCode)
+
+
+def test_a_named_keep_may_be_a_drawn_question_mark() -> None:
+    state = fresh(2)
+    run(state, "Anna: councillor\nAnna: draws ?, ?, ?, ?, ?; keeps Hero")
+    assert state.p[0].hand_known["Hero"] == 1 and state.located["Hero"] == 1
+
+
+def test_a_kept_question_mark_is_one_of_the_named_drawn_cards() -> None:
+    state = fresh(2)
+    run(state, "Anna: councillor\nAnna: draws Hero, Well, Tower, Smithy, Statue; keeps ?")
+    p = state.p[0]
+    assert p.hand_forgotten == 1 and p.hand_pool == Counter(Hero=1, Well=1, Tower=1, Smithy=1, Statue=1)
+    assert state.card_count() == TOTAL_CARDS
+
+
+def test_a_question_mark_payment_from_a_partly_known_hand_may_have_been_a_known_card() -> None:
+    # The '?' paid could have been the Smithy, so the unknown card may be the Gold Mine built next round.
+    text = """[Game "San Juan"]
+[Players "Anna, Boris"]
+governor: Anna
+hand Anna: Smithy, Well, Sugar Mill, ?
+hand Boris: ?, ?, ?, ?
+Anna: builder
+Anna: build Well paying ?
+Boris: pass
+Boris: prospector
+Boris: pass
+Anna: producer
+Anna: pass
+Boris: pass
+round 2
+Boris: prospector
+Boris: pass
+Anna: builder
+Anna: build Gold Mine
+"""
+    (report,) = check_text(text)
+    assert report.verdict.value == "unfinished", report.error
+
+
+def test_a_question_mark_payment_from_a_known_hand_leaves_only_those_cards() -> None:
+    # After paying two unknown cards from Smithy, Well, Sugar Mill the last card is one of them: no Gold Mine.
+    text = """[Game "San Juan"]
+[Players "Anna, Boris"]
+governor: Anna
+hand Anna: Smithy, Well, Sugar Mill, Tower
+hand Boris: ?, ?, ?, ?
+Anna: builder
+Anna: build Tower paying ?, ?
+Boris: pass
+Boris: prospector
+Boris: pass
+Anna: producer
+Anna: produce Indigo Plant
+Boris: pass
+round 2
+Boris: producer
+Boris: pass
+Anna: pass
+Anna: builder
+Anna: build Gold Mine
+"""
+    (report,) = check_text(text)
+    assert (report.verdict.value, report.error.code, report.error.line) == ("illegal", "sj-not-in-hand", 19)

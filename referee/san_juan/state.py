@@ -24,6 +24,7 @@ from referee.game import GameState, Outcome
 from referee.record import NameRef
 from referee.san_juan.cards import BUILDING_OF_GOOD, CARDS, GOODS, MONUMENTS, TILES, TOTAL_CARDS, Card
 from referee.san_juan.notation import (
+    UNKNOWN,
     ROLES, Action, Actor, Build, Council, Discard, FinalClaim, GoldMineTurn, GovernorMark, HandDeal, OwedDraw,
     Pass, Produce, RoleChoice, RoundMark, Sell, TileMark, Tuck, actor_text, is_unknown, quote_player,
 )
@@ -118,8 +119,10 @@ class PlayerState:
     name: str
     city: list[str] = field(default_factory=list)
     owned: Counter = field(default_factory=Counter)
-    hand_known: Counter = field(default_factory=Counter)
-    hand_unknown: int = 0
+    hand_known: Counter = field(default_factory=Counter)     # cards certainly in hand
+    hand_unknown: int = 0                                    # cards never named: any card with a copy to spare
+    hand_pool: Counter = field(default_factory=Counter)      # candidates for the forgotten cards
+    hand_forgotten: int = 0                                  # cards that are some of hand_pool (a '?' left the hand)
     goods: Counter = field(default_factory=Counter)       # good -> filled production buildings of that kind
     tucked: int = 0
     tucked_known: Counter = field(default_factory=Counter)   # the tucked cards the record named
@@ -130,7 +133,7 @@ class PlayerState:
 
     @property
     def hand_size(self) -> int:
-        return self.hand_unknown + sum(self.hand_known.values())
+        return self.hand_unknown + self.hand_forgotten + sum(self.hand_known.values())
 
     @property
     def goods_total(self) -> int:
@@ -141,6 +144,9 @@ class PlayerState:
 
     def hand_text(self) -> str:
         known = ", ".join(name for name, k in sorted(self.hand_known.items()) for _ in range(k))
+        if self.hand_forgotten:
+            pool = ", ".join(name for name, k in sorted(self.hand_pool.items()) for _ in range(k))
+            known = (known + ", " if known else "") + f"{self.hand_forgotten} of [{pool}]"
         if self.hand_unknown:
             known = (known + ", " if known else "") + f"{self.hand_unknown} unknown"
         return known or "-"
@@ -148,11 +154,27 @@ class PlayerState:
 
 @dataclass
 class Removal:
-    """Which cards a statement takes out of a hand: known ones, named ones from the unknown part, and ``?``s."""
+    """A hand after some cards left it (checked, not yet applied): its new parts, the named cards that left its
+    uncertain part (now in a known place) and the known cards that became uncertain because a ``?`` left."""
 
-    from_known: Counter
-    from_unknown: Counter
-    blanks: int
+    known: Counter
+    pool: Counter
+    forgotten: int
+    unknown: int
+    relocated: Counter
+    dissolved: Counter
+
+
+@dataclass
+class KeepPlan:
+    """Where drawn cards go when some are kept: known, some of a pool, or of unknown identity; the rest discarded."""
+
+    known: Counter
+    pool: Counter
+    forgotten: int
+    wild: int
+    discard_known: Counter
+    discard_unknown: int
 
 
 class SJState(GameState):
@@ -442,46 +464,121 @@ class SJState(GameState):
             self.discard_known[ref.name] += 1
 
     def _plan_removal(self, seat: int, refs: tuple[NameRef, ...], what: str) -> Removal:
-        """Check that the cards can leave the player's hand: known cards first, then the unknown part."""
+        """Check that the cards can leave the player's hand and work out the hand that remains.
+
+        A hand is known cards, ``forgotten`` cards that are some of ``pool`` and wholly unknown cards. A named card
+        leaves the known part first, then the forgotten part, then the unknown part (within its copies). A ``?`` that
+        leaves may have been any card, so the known cards join the pool: the hand that remains is then described by
+        a superset of the true possibilities — the referee loses some certainty but never rejects a legal record.
+        """
         player = self.p[seat]
         if len(refs) > player.hand_size:
             raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} holds {player.hand_size} card(s); {what} needs "
                              f"{len(refs)}", refs[player.hand_size].column)
-        wanted: Counter = Counter()
-        from_known: Counter = Counter()
-        from_unknown: Counter = Counter()
+        known, pool = Counter(player.hand_known), Counter(player.hand_pool)
+        forgotten, unknown = player.hand_forgotten, player.hand_unknown
+        relocated: Counter = Counter()
         blanks = 0
         for ref in refs:
             if is_unknown(ref):
                 blanks += 1
                 continue
-            wanted[ref.name] += 1
-            if wanted[ref.name] <= player.hand_known[ref.name]:
-                from_known[ref.name] += 1
+            name = ref.name
+            if known[name] > 0:
+                known[name] -= 1
                 continue
-            from_unknown[ref.name] += 1
-            if sum(from_unknown.values()) > player.hand_unknown:
-                raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} holds no {'other ' if wanted[ref.name] > 1 else ''}"
-                                 f"{ref.name} (hand: {player.hand_text()})", ref.column)
-            if self.located[ref.name] + from_unknown[ref.name] > CARDS[ref.name].copies:
-                raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} is not known to hold {ref.name} and all "
-                                 f"{CARDS[ref.name].copies} copies are accounted for elsewhere (hand: "
+            if forgotten and pool[name] > 0:
+                forgotten -= 1
+                if not unknown:           # with unknown cards left, the pool keeps it (a superset stays sound)
+                    pool[name] -= 1
+            elif unknown:
+                unknown -= 1
+            else:
+                raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} holds no {'other ' if relocated[name] else ''}"
+                                 f"{name} (hand: {player.hand_text()})", ref.column)
+            relocated[name] += 1
+            if self.located[name] + relocated[name] > CARDS[name].copies:
+                raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} is not known to hold {name} and all "
+                                 f"{CARDS[name].copies} copies are accounted for elsewhere (hand: "
                                  f"{player.hand_text()})", ref.column)
-        return Removal(from_known, from_unknown, blanks)
+        dissolved: Counter = Counter()
+        if blanks:
+            dissolved = +known
+            pool += dissolved
+            forgotten += sum(dissolved.values())
+            known = Counter()
+            for _ in range(blanks):
+                if forgotten:
+                    forgotten -= 1
+                else:
+                    unknown -= 1
+        return Removal(+known, +pool if forgotten else Counter(), forgotten, unknown, relocated, dissolved)
 
     def _remove(self, seat: int, plan: Removal) -> None:
         player = self.p[seat]
-        player.hand_known -= plan.from_known
-        for name, k in plan.from_unknown.items():
-            player.hand_unknown -= k
+        self.located -= plan.dissolved
+        self.located += plan.relocated
+        player.hand_known, player.hand_pool = plan.known, plan.pool
+        player.hand_forgotten, player.hand_unknown = plan.forgotten, plan.unknown
+        self._settle_hand(player)
+
+    def _settle_hand(self, player: PlayerState) -> None:
+        """When the forgotten cards are the whole pool, they are known again."""
+        if player.hand_forgotten and sum(player.hand_pool.values()) == player.hand_forgotten:
+            player.hand_known += player.hand_pool
+            self.located += player.hand_pool
+            player.hand_pool, player.hand_forgotten = Counter(), 0
+        elif not player.hand_forgotten:
+            player.hand_pool = Counter()
+
+    def _plan_keeps(self, draws: tuple[NameRef, ...], keeps: tuple[NameRef, ...]) -> KeepPlan:
+        """Match the kept cards to the drawn ones (a named keep to a drawn name, else to a drawn ``?``; a kept ``?``
+        to any drawn card) and work out what goes to the hand and what to the discard pile."""
+        named = Counter(r.name for r in draws if not is_unknown(r))
+        drawn_names = Counter(named)
+        wild = sum(1 for r in draws if is_unknown(r))
+        known: Counter = Counter()
+        for ref in keeps:
+            if is_unknown(ref):
+                continue
+            if named[ref.name] > 0:
+                named[ref.name] -= 1
+            elif wild > 0:
+                wild -= 1
+                drawn_names[ref.name] += 1
+                if self.located[ref.name] + drawn_names[ref.name] > CARDS[ref.name].copies:
+                    raise self._exhausted(ref)
+            else:
+                raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{ref.name} is not among the drawn cards", ref.column)
+            known[ref.name] += 1
+        named = +named
+        blanks = sum(1 for r in keeps if is_unknown(r))
+        left = sum(named.values()) + wild
+        if blanks == 0:
+            return KeepPlan(known, Counter(), 0, 0, named, wild)
+        if blanks == left:                       # every remaining drawn card is kept
+            return KeepPlan(known + named, Counter(), 0, wild, Counter(), 0)
+        if wild == 0:                            # the kept '?'s are some of the named drawn cards
+            return KeepPlan(known, named, blanks, 0, Counter(), left - blanks)
+        return KeepPlan(known, Counter(), 0, blanks, Counter(), left - blanks)
+
+    def _take_kept(self, seat: int, count: int, plan: KeepPlan, pending: bool = False) -> None:
+        """Carry out a ``_plan_keeps`` plan: ``count`` cards come off the supply, some to the hand, the rest to the
+        discard pile (or the pile waiting for the phase end)."""
+        player = self.p[seat]
+        self._draw(count)
+        player.hand_known += plan.known
+        self.located += plan.known
+        player.hand_pool += plan.pool
+        player.hand_forgotten += plan.forgotten
+        player.hand_unknown += plan.wild
+        self._settle_hand(player)
+        for name, k in plan.discard_known.items():
             self.located[name] += k
-        if plan.blanks > player.hand_unknown:
-            # a '?' left a hand whose cards are all known: which one went is unknown, so forget them all
-            for name, k in player.hand_known.items():
-                self.located[name] -= k
-                player.hand_unknown += k
-            player.hand_known = Counter()
-        player.hand_unknown -= plan.blanks
+            for _ in range(k):
+                self._to_discard(NameRef(name, 0), pending)
+        for _ in range(plan.discard_unknown):
+            self._to_discard(NameRef(UNKNOWN, 0), pending)
 
     # --------------------------------------------------------------------------------------------- actors
     def _apply_actor(self, st: Actor) -> None:
@@ -917,12 +1014,6 @@ class SJState(GameState):
                              f"councillor here, not {drawn}", action.column)
         uses_library = drawn > self.capped(counts[1] if len(counts) > 1 else counts[0])
         self._check_draws(action.draws)
-        remaining = Counter(ref.name for ref in action.draws)
-        for ref in action.keeps:
-            if remaining[ref.name] <= 0:
-                raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{ref.name} is not among the drawn cards (a kept '?' "
-                                 "stands for a drawn '?')", ref.column)
-            remaining[ref.name] -= 1
         keep = self.keep_limit(seat)
         kept = len(action.keeps)
         archive = self.works(seat, "Archive") and kept == drawn and drawn > keep
@@ -931,18 +1022,11 @@ class SJState(GameState):
                 else ""
             raise self.fail(SJCode.KEEP_COUNT, f"{player.name} keeps {min(keep, drawn)} of the {drawn} drawn "
                              f"card(s){extra}, not {kept}", action.column)
+        plan = self._plan_keeps(action.draws, action.keeps)
         # --- commit: draw all, keep some, discard the rest
         if uses_library:
             self.library_used.add(seat)
-        self._draw_into_hand(seat, action.draws)
-        rest = list(action.draws)
-        for ref in action.keeps:
-            rest.remove(next(r for r in rest if r.name == ref.name))
-        if rest:
-            plan = self._plan_removal(seat, tuple(rest), "the councillor discard")
-            self._remove(seat, plan)
-            for ref in rest:
-                self._to_discard(ref, self.options.council_discards_at_phase_end)
+        self._take_kept(seat, drawn, plan, self.options.council_discards_at_phase_end)
         if archive:
             self.archive_due = (seat, drawn - keep)
             return
@@ -991,20 +1075,12 @@ class SJState(GameState):
                 raise self.fail(SJCode.GOLD_MINE, "the turned-up cards do not all differ in cost "
                                  f"({', '.join(f'{r.name} {CARDS[r.name].cost}' for r in action.cards if not is_unknown(r))}"
                                  "): all are discarded", ref.column)
-            if not any(r.name == ref.name for r in action.cards):
-                raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{ref.name} is not among the turned-up cards", ref.column)
         elif distinct and not o.gold_mine_keep_optional and all(not is_unknown(r) for r in action.cards):
             raise self.fail(SJCode.GOLD_MINE, "the four costs differ: the owner keeps one of the cards",
                              action.column)
+        plan = self._plan_keeps(action.cards, action.keeps)
         # --- commit: turn up, keep one, discard the rest
-        self._draw_into_hand(seat, action.cards)
-        rest = list(action.cards)
-        for ref in action.keeps:
-            rest.remove(next(r for r in rest if r.name == ref.name))
-        if rest:
-            self._remove(seat, self._plan_removal(seat, tuple(rest), "the Gold Mine discard"))
-            for ref in rest:
-                self._to_discard(ref)
+        self._take_kept(seat, len(action.cards), plan)
         self._end_turn()
 
     # ------------------------------------------------------------------------------------------ owed draws
@@ -1126,7 +1202,7 @@ class SJState(GameState):
             actions.append(GoldMineTurn(self._blanks(self.capped(self.options.gold_mine_cards)), ()))
         elif self.role == "builder":
             may, _ = self.library(seat)
-            for name in sorted(player.hand_known):
+            for name in sorted(set(player.hand_known) | (set(player.hand_pool) if player.hand_forgotten else set())):
                 card = CARDS[name]
                 if card.violet and player.owned[name]:
                     continue
@@ -1156,7 +1232,8 @@ class SJState(GameState):
         """Everything that defines the position, as a comparable value (a rejected statement must not change it)."""
         def counter(c: Counter) -> tuple:
             return tuple(sorted((k, v) for k, v in c.items() if v))
-        players = tuple((tuple(p.city), counter(p.hand_known), p.hand_unknown, counter(p.goods), p.tucked,
+        players = tuple((tuple(p.city), counter(p.hand_known), p.hand_unknown, counter(p.hand_pool),
+                         p.hand_forgotten, counter(p.goods), p.tucked,
                          counter(p.tucked_known), p.fresh,
                          p.tucked_this_round, p.discarded_this_round, p.dealt) for p in self.p)
         return (players, counter(self.located), self.supply, counter(self.discard_known), self.discard_unknown,
