@@ -117,8 +117,11 @@ def score(file: Path) -> None:
             continue
         outcome = report.outcome
         for name, parts in outcome.breakdown.items():
-            detail = ", ".join(f"{key} {value:+d}" if key not in ("total", "rubles left") else f"{key} {value}"
-                               for key, value in parts.items())
+            # VP sources are signed; the total and what follows it (tie-break data) are plain
+            keys = list(parts)
+            cut = keys.index("total") if "total" in keys else len(keys)
+            detail = ", ".join(f"{key} {parts[key]:+d}" if i < cut else f"{key} {parts[key]}"
+                               for i, key in enumerate(keys))
             click.echo(f"  {name}: {detail}")
         click.echo(f"  winner(s): {', '.join(outcome.winners)}"
                    + (f" ({outcome.tiebreak})" if outcome.tiebreak else ""))

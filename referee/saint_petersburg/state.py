@@ -622,7 +622,7 @@ class SPState(GameState):
             breakdown[player.name] = {
                 "phase scoring": player.vp - player.pub_vp, "pubs": player.pub_vp,
                 "aristocrat variety": variety, "rubles": conversion, "hand penalty": -penalty,
-                "rubles left": leftover, "total": total}
+                "total": total, "rubles left": leftover}
             tiebreak[player.name] = leftover if options.tiebreak_leftover else player.rubles
         best = max(scores.values())
         leaders = [name for name, vp in scores.items() if vp == best]

@@ -1123,6 +1123,8 @@ class SJState(GameState):
             raise RuntimeError("the game is not over")
         breakdown = {p.name: self.score(seat) for seat, p in enumerate(self.p)}
         scores = {name: parts["total"] for name, parts in breakdown.items()}
+        for player in self.p:       # the tie-break data, shown after the total
+            breakdown[player.name].update({"hand cards": player.hand_size, "goods": player.goods_total})
         best = max(scores.values())
         leaders = [name for name, vp in scores.items() if vp == best]
         how = ""
