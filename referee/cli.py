@@ -14,7 +14,7 @@ from referee.game import option_docs
 from referee.games import GAMES, find_game
 from referee.record import read_text, split_games
 from referee.replay import GameReport, check_file, record_files, setup
-from referee.variant import registered_variants, resolve_options
+from referee.variant import find_variant, registered_variants, resolve_options
 
 DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena"]
 
@@ -103,6 +103,90 @@ def _print_error_detail(error: RefereeError) -> None:
         click.echo("    legal here:")
         for alternative in error.alternatives:
             click.echo(f"      {alternative}")
+
+
+def _snapshot(report: GameReport) -> dict:
+    """What a baseline stores of a judged game: enough to see any change in how it is judged."""
+    error, outcome = report.error, report.outcome
+    return {"file": report.file, "index": report.index, "verdict": report.verdict.value,
+            "code": error.code if error else None, "line": error.line if error else None,
+            "scores": outcome.scores if outcome else None,
+            "winners": sorted(outcome.winners) if outcome else None}
+
+
+def _differences(old: dict, new: dict) -> list[str]:
+    return [f"{key} {old.get(key)!r} -> {new.get(key)!r}" for key in ("verdict", "code", "line", "scores", "winners")
+            if old.get(key) != new.get(key)]
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--baseline", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Compare verdicts, codes, lines, scores and winners with this stored run (made with --save).")
+@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Store this run as a baseline file (JSON lines); refuses to overwrite an existing file.")
+@click.option("--house-rule", "house_rule", default=None,
+              help="Judge every record with this variant (registered name or file) laid over its own tags: "
+                   "what does this house rule change?")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
+def regress(paths: tuple[Path, ...], baseline: Path | None, save: Path | None, house_rule: str | None,
+            fmt: str) -> None:
+    """Rule-regression check: is every stored game still judged as it should be?
+
+    A game must be judged as its Expect tag states (valid or unfinished when it states none); with --baseline, its
+    verdict, error code and line, scores and winners must also equal the stored ones. With --house-rule only the
+    baseline is compared (Expect tags speak of the record's own rules). Prints the games that differ, then a
+    summary. Exit 0 when none differ, 1 otherwise, 2 for usage errors.
+    """
+    if save is not None and save.exists():
+        raise click.UsageError(f"{save} exists; referee never overwrites a file (choose another name)")
+    rule = None
+    if house_rule is not None:
+        try:
+            rule = find_variant(house_rule, Path.cwd())
+        except RefereeError as error:
+            raise click.BadParameter(error.message, param_hint="--house-rule")
+    stored: dict[tuple[str, int], dict] = {}
+    if baseline is not None:
+        for number, line in enumerate(baseline.read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                row = json.loads(line)
+                stored[(row["file"], int(row["index"]))] = row
+            except (ValueError, KeyError, TypeError):
+                raise click.UsageError(f"{baseline}:{number}: not a baseline line (make one with --save)")
+    snapshots: list[dict] = []
+    total = changed = 0
+    for path in record_files(paths):
+        for report in check_file(path, rule):
+            total += 1
+            snap = _snapshot(report)
+            snapshots.append(snap)
+            problems = []
+            if not report.ok and rule is None:   # Expect tags state the verdict under the record's own rules
+                expected = str(report.expectation) if report.expectation else "valid or unfinished"
+                problems.append(f"judged {_describe(report).split(': ', 1)[1]}; expected {expected}")
+            old = stored.get((snap["file"], snap["index"]))
+            if baseline is not None:
+                problems += ["not in the baseline"] if old is None else _differences(old, snap)
+            if problems:
+                changed += 1
+                if fmt == "jsonl":
+                    click.echo(json.dumps({**snap, "problems": problems}, ensure_ascii=False))
+                else:
+                    click.echo(f"{report.file} #{report.index}: " + "; ".join(problems))
+    if baseline is not None:
+        seen = {(s["file"], s["index"]) for s in snapshots}
+        files = {s["file"] for s in snapshots}
+        for key in sorted(k for k in set(stored) - seen if k[0] in files):   # a game gone from a judged file
+            changed += 1
+            click.echo(f"{key[0]} #{key[1]}: in the baseline, no longer found")
+    if save is not None:
+        save.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in snapshots), encoding="utf-8")
+    if fmt == "text":
+        suffix = f" with house rule {rule.name}" if rule else ""
+        click.echo(f"{total} game(s){suffix}: {changed} differ" + (f" (baseline {baseline})" if baseline else "")
+                   + (f"; baseline written to {save}" if save else ""))
+    sys.exit(1 if changed else 0)
 
 
 @main.command()

@@ -10,7 +10,7 @@ from referee.errors import RecordCode, RefereeError, Verdict, illegal, malformed
 from referee.game import Game, GameState, Outcome
 from referee.games import GAMES, find_game
 from referee.record import GameRecord, is_blank_statement, read_text, split_games
-from referee.variant import resolve_options
+from referee.variant import Variant, apply_variant, resolve_options
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,8 @@ def _tag_error(record: GameRecord, name: str, kind: RecordCode, message: str) ->
     return error.at(tag.line if tag else record.first_line)
 
 
-def setup(record: GameRecord, base_dir: Path | None = None) -> tuple[type[Game], GameState, str]:
+def setup(record: GameRecord, base_dir: Path | None = None,
+          house_rule: Variant | None = None) -> tuple[type[Game], GameState, str]:
     """Read the tag section: the game, the players, the rule options. Raises a located RefereeError."""
     if record.envelope_error is not None:
         raise record.envelope_error
@@ -135,20 +136,23 @@ def setup(record: GameRecord, base_dir: Path | None = None) -> tuple[type[Game],
                              f"is not a player of this game (Players: {', '.join(players)})")
     try:
         options, label = resolve_options(game, record.tag("Ruleset"), record.tag("Variant"), base_dir)
+        if house_rule is not None and find_game(house_rule.game) is game:
+            options = apply_variant(game, options, house_rule, keep_ruleset=True)
+            label += f" + {house_rule.name}"
     except RefereeError as error:
         tag = "Variant" if error.kind in (RecordCode.UNKNOWN_VARIANT, RecordCode.BAD_VARIANT) else "Ruleset"
         raise _tag_error(record, tag, error.kind, error.message)
     return game, game.new_state(players, options), label
 
 
-def judge(record: GameRecord, base_dir: Path | None = None) -> GameReport:
+def judge(record: GameRecord, base_dir: Path | None = None, house_rule: Variant | None = None) -> GameReport:
     """Replay one game against the rules and say what it is."""
     tags = {name: tag.value for name, tag in record.tags.items()}
     expectation = Expectation.parse(record.tag("Expect") or "")
     report = GameReport(record.file, record.index, record.first_line, None, Verdict.VALID, tags=tags,
                         expectation=expectation)
     try:
-        game, state, report.ruleset = setup(record, base_dir)
+        game, state, report.ruleset = setup(record, base_dir, house_rule)
     except RefereeError as error:
         report.verdict, report.error = error.verdict, error
         return report
@@ -201,19 +205,20 @@ def _check_result_tag(record: GameRecord, outcome: Outcome) -> None:
                       f"won by {', '.join(outcome.winners)}", tag.column).at(tag.line)
 
 
-def check_text(text: str, file: str = "<string>", base_dir: Path | None = None) -> list[GameReport]:
-    """Judge every game of a record text."""
-    return [judge(record, base_dir) for record in split_games(text, file)]
+def check_text(text: str, file: str = "<string>", base_dir: Path | None = None,
+               house_rule: Variant | None = None) -> list[GameReport]:
+    """Judge every game of a record text (under an extra house rule, when given)."""
+    return [judge(record, base_dir, house_rule) for record in split_games(text, file)]
 
 
-def check_file(path: Path) -> list[GameReport]:
+def check_file(path: Path, house_rule: Variant | None = None) -> list[GameReport]:
     """Judge every game of a record file; an unreadable file is one malformed 'game'."""
     try:
         text = read_text(path)
     except UnicodeDecodeError as exc:
         error = malformed(RecordCode.BAD_ENCODING, f"not UTF-8 text ({exc.reason} at byte {exc.start})").at(1)
         return [GameReport(str(path), 1, 1, None, Verdict.MALFORMED, error)]
-    reports = check_text(text, str(path), path.parent)
+    reports = check_text(text, str(path), path.parent, house_rule)
     if not reports:
         error = malformed(RecordCode.MISSING_TAG, "the file holds no game (no tag section)").at(1)
         reports = [GameReport(str(path), 1, 1, None, Verdict.MALFORMED, error)]

@@ -74,13 +74,15 @@ def find_variant(reference: str, base_dir: Path | None = None) -> Variant:
                     "or give a path relative to the record file)")
 
 
-def apply_variant(game: type[Game], base: Any, variant: Variant) -> Any:
-    """The base options with the variant's overrides, each checked against the option's name and type."""
+def apply_variant(game: type[Game], base: Any, variant: Variant, keep_ruleset: bool = False) -> Any:
+    """The base options with the variant's overrides, each checked against the option's name and type
+    (``keep_ruleset``: the variant's own ``ruleset`` does not replace the base, as when a house rule is laid over
+    records of several rulesets)."""
     from referee.games import find_game
 
     if find_game(variant.game) is not game:
         raise malformed(RecordCode.BAD_VARIANT, f"variant '{variant.name}' is for {variant.game}, not {game.title}")
-    if variant.ruleset is not None:
+    if variant.ruleset is not None and not keep_ruleset:
         ruleset = game.ruleset(variant.ruleset)
         if ruleset is None:
             raise malformed(RecordCode.BAD_VARIANT, f"variant '{variant.name}' names unknown ruleset "

@@ -142,3 +142,29 @@ def test_bad_variant_file_is_malformed(tmp_path: Path) -> None:
     path.write_text(HEAD + '[Variant "bad.toml"]\n' + OPENING)
     row = json.loads(run("check", "--format", "jsonl", str(path)).output)
     assert (row["verdict"], row["code"], row["line"]) == ("malformed", "bad-variant", 3)
+
+
+def test_regress_baseline_round_trip_and_house_rule(tmp_path: Path, generated: Path) -> None:
+    base = tmp_path / "base.jsonl"
+    result = run("regress", str(generated), "--save", str(base))
+    assert result.exit_code == 0 and base.exists()
+    assert "2 game(s): 0 differ" in run("regress", str(generated), "--baseline", str(base)).output
+    # the tool never overwrites a baseline
+    assert CliRunner().invoke(main, ["regress", str(generated), "--save", str(base)]).exit_code == 2
+    # a house rule that changes prices changes how stored games are judged
+    cheap = tmp_path / "rich.toml"
+    cheap.write_text('name = "rich"\ngame = "saint-petersburg"\n[options]\nstart_rubles = 60\n')
+    changed = run("regress", str(generated), "--baseline", str(base), "--house-rule", str(cheap))
+    assert changed.exit_code == 1
+    assert "final-mismatch" in changed.output or "scores" in changed.output
+
+
+def test_regress_reports_a_changed_verdict(tmp_path: Path) -> None:
+    path = tmp_path / "g.rec"
+    path.write_text(HEAD + OPENING)
+    base = tmp_path / "base.jsonl"
+    run("regress", str(path), "--save", str(base))
+    path.write_text(HEAD + OPENING.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3"))
+    result = run("regress", str(path), "--baseline", str(base))
+    assert result.exit_code == 1
+    assert "verdict 'unfinished' -> 'illegal'" in result.output
