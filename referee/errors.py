@@ -56,6 +56,8 @@ class RecordCode(ErrorKind):
     UNKNOWN_PLAYER = ("unknown-player", Verdict.MALFORMED, "The name is not in the Players tag.")
     BODY_BEFORE_TAGS = ("body-before-tags", Verdict.MALFORMED, "Statements appear before the first tag section.")
     BAD_ENCODING = ("bad-encoding", Verdict.MALFORMED, "The file is not UTF-8 text.")
+    INTERNAL = ("internal-error", Verdict.MALFORMED, "The referee itself failed on this statement (a bug in the "
+                                                     "referee, not in the record): please report it with the record.")
     RESULT_MISMATCH = ("result-mismatch", Verdict.ILLEGAL, "The Result tag names other winners than the game produced.")
     AFTER_END = ("after-end", Verdict.ILLEGAL, "Only the final claim may follow the end of the game.")
     FINAL_MISMATCH = ("final-mismatch", Verdict.ILLEGAL, "The claimed final VP differ from the computed ones.")

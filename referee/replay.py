@@ -171,6 +171,9 @@ def judge(record: GameRecord, base_dir: Path | None = None, house_rule: Variant 
             except RefereeError as error:
                 error.line = number
                 raise
+            except Exception as exc:  # noqa: BLE001 - a referee bug must not stop a bulk check of other games
+                raise malformed(RecordCode.INTERNAL, f"the referee failed here ({type(exc).__name__}: {exc}); "
+                                "the games after this one are still judged").at(number) from exc
             if not result_checked and state.settled():
                 # The Result tag (read first) becomes checkable the moment the outcome is settled: in reading
                 # order it comes before any later statement.

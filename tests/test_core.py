@@ -192,3 +192,15 @@ def test_a_player_named_like_a_statement_keyword_needs_no_quotes() -> None:
             + OPENING.replace("Anna", "Deal").replace("Boris", "Final"))
     report = one(text)
     assert report.verdict is Verdict.UNFINISHED, report.error
+
+
+def test_a_referee_bug_is_reported_for_its_game_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.saint_petersburg.state import SPState
+
+    def broken(self, statement):  # noqa: ANN001
+        raise KeyError("boom")
+
+    monkeypatch.setattr(SPState, "_apply_deal", broken)
+    reports = check_text(HEAD + OPENING + "\n" + HEAD + OPENING)
+    assert [(r.verdict, r.error.code, r.error.line) for r in reports] == [
+        (Verdict.MALFORMED, "internal-error", 6), (Verdict.MALFORMED, "internal-error", 18)]
