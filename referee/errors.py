@@ -55,6 +55,7 @@ class RecordCode(ErrorKind):
     UNKNOWN_CARD = ("unknown-card", Verdict.MALFORMED, "No card of this game has that name.")
     UNKNOWN_PLAYER = ("unknown-player", Verdict.MALFORMED, "The name is not in the Players tag.")
     BODY_BEFORE_TAGS = ("body-before-tags", Verdict.MALFORMED, "Statements appear before the first tag section.")
+    UNREADABLE = ("unreadable-file", Verdict.MALFORMED, "The file cannot be read (permissions, a folder, a broken link).")
     BAD_ENCODING = ("bad-encoding", Verdict.MALFORMED, "The file is not UTF-8 text.")
     INTERNAL = ("internal-error", Verdict.MALFORMED, "The referee itself failed on this statement (a bug in the "
                                                      "referee, not in the record): please report it with the record.")

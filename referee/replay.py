@@ -221,6 +221,9 @@ def check_file(path: Path, house_rule: Variant | None = None) -> list[GameReport
     except UnicodeDecodeError as exc:
         error = malformed(RecordCode.BAD_ENCODING, f"not UTF-8 text ({exc.reason} at byte {exc.start})").at(1)
         return [GameReport(str(path), 1, 1, None, Verdict.MALFORMED, error)]
+    except OSError as exc:
+        error = malformed(RecordCode.UNREADABLE, f"cannot read the file: {exc.strerror or exc}").at(1)
+        return [GameReport(str(path), 1, 1, None, Verdict.MALFORMED, error)]
     reports = check_text(text, str(path), path.parent, house_rule)
     if not reports:
         error = malformed(RecordCode.MISSING_TAG, "the file holds no game (no tag section)").at(1)

@@ -204,3 +204,8 @@ def test_a_referee_bug_is_reported_for_its_game_not_raised(monkeypatch: pytest.M
     reports = check_text(HEAD + OPENING + "\n" + HEAD + OPENING)
     assert [(r.verdict, r.error.code, r.error.line) for r in reports] == [
         (Verdict.MALFORMED, "internal-error", 6), (Verdict.MALFORMED, "internal-error", 18)]
+
+
+def test_an_unreadable_path_is_reported_not_raised(tmp_path: Path) -> None:
+    report = check_file(tmp_path)      # a folder where a file was expected
+    assert report[0].verdict is Verdict.MALFORMED and report[0].error.code == "unreadable-file"
