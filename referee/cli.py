@@ -217,7 +217,11 @@ def score(file: Path) -> None:
 @click.option("--line", "line_number", type=int, required=True, help="Show the state just before this line.")
 def explain(file: Path, line_number: int) -> None:
     """The state just before line N of FILE and the statements that would be legal there."""
-    records = split_games(read_text(file), str(file))
+    try:
+        records = split_games(read_text(file), str(file))
+    except (OSError, UnicodeDecodeError) as exc:
+        click.echo(f"{file}:1:1: malformed: cannot read the file as UTF-8 text ({exc})")
+        sys.exit(1)
     record = None
     for candidate in records:
         if candidate.first_line <= line_number:
