@@ -302,7 +302,7 @@ class ScriptedAdapter(GameAdapter):
             return script
         if history:
             for head, script in reversed(self._scripts):
-                if len(script) >= len(history) and script[:3] == history[:3] and script[len(history) - 1] == history[-1]:
+                if len(script) >= len(history) and script[:len(history)] == history:
                     return script
             return None
         if rng is None:
