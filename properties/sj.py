@@ -31,9 +31,10 @@ class SanJuanAdapter(ScriptedAdapter):
         return MAX_STATEMENTS
 
     def legal_probes(self, state: SJState, rng: random.Random, history: list) -> list:
-        """The record's next statement, and every statement the referee lists as legal here (its "legal
-        alternatives", ``?`` for unknown cards), parsed back from their text."""
-        probes = list(self.legal_moves(state, rng, history))
+        """Every statement the referee lists as legal here (its "legal alternatives", ``?`` for unknown cards),
+        parsed back from their text. (The generator's own statements are checked by the replay properties: a
+        generated record must replay as valid.)"""
+        probes: list = []
         parser = SanJuan.parser()
         for text in state.legal_statements():
             if "PLAYER" in text or text.endswith(" cards"):   # templates, not statements
