@@ -13,7 +13,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -450,14 +450,3 @@ def player_token(token: Token) -> NameRef:
     if text.startswith('"'):
         text = _unescape(text)
     return NameRef(text, token.column)
-
-
-def iter_statements(parser: LineParser, body: list[tuple[int, str]]) -> Iterator[tuple[int, str, object]]:
-    """Yield (line number, text, statement) for the non-blank lines of a body; raises located errors."""
-    for number, text in body:
-        try:
-            statement = parser.parse(text)
-        except RefereeError as error:
-            raise error.at(number)
-        if not is_blank_statement(statement):
-            yield number, text, statement

@@ -12,8 +12,6 @@ from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_look
 from referee.saint_petersburg.cards import NAME_TABLE
 from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text  # noqa: F401 - re-exported: a game's statements in one place
 
-NO_NAME = NameRef("", 0)
-
 
 # --- game statements ------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
