@@ -209,3 +209,23 @@ def test_a_referee_bug_is_reported_for_its_game_not_raised(monkeypatch: pytest.M
 def test_an_unreadable_path_is_reported_not_raised(tmp_path: Path) -> None:
     report = check_file(tmp_path)      # a folder where a file was expected
     assert report[0].verdict is Verdict.MALFORMED and report[0].error.code == "unreadable-file"
+
+
+@pytest.mark.parametrize("game_id", ["saint-petersburg", "san-juan"])
+def test_every_rule_option_is_documented(game_id: str) -> None:
+    from referee.game import option_docs
+    game = find_game(game_id)
+    doc = (Path(__file__).parent.parent / "docs" / f"{game_id}.md").read_text(encoding="utf-8")
+    missing = [name for name, _, text in option_docs(game.options_type) if f"`{name}`" not in doc or not text]
+    assert not missing, f"undocumented rule options of {game_id}: {missing}"
+
+
+def test_every_cli_command_and_option_is_documented() -> None:
+    import click
+    from referee.cli import main
+    doc = (Path(__file__).parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    for name, command in main.commands.items():
+        assert f"`referee {name}" in doc, name
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert any(f"`{opt}" in doc for opt in param.opts), f"{name} {param.opts}"
