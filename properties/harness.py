@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable
 
 from referee.errors import RefereeError
 from referee.game import Game, GameState
-from referee.record import is_blank_statement, split_games
+from referee.record import is_blank_statement, split_games, write_record
 from referee.variant import apply_variant, registered_variants
 
 NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fyodor"]
@@ -238,11 +238,7 @@ def _final_run() -> bool:
 def record_text(config: Config, players: list[str], lines: Iterable[str], event: str,
                 comments: Iterable[str] = ()) -> str:
     tags = {"Game": config.game.title, "Players": ", ".join(players), **config.tags(), "Event": event}
-    out = [f'[{name} "{value}"]' for name, value in tags.items()]
-    out.append("")
-    out.extend(f"# {line}" for comment in comments for line in comment.splitlines())
-    out.extend(lines)
-    return "\n".join(out) + "\n"
+    return write_record(tags, lines, comments)
 
 
 def save_counterexample(config: Config, players: list[str], lines: Iterable[str], prop: str,

@@ -148,6 +148,11 @@ class Game(ABC):
         """A complete random legal game as record text (tag section included)."""
 
 
+def rule_option(default: Any, doc: str) -> Any:
+    """A rule option: a dataclass field with its documentation (shown by ``referee options`` and the docs)."""
+    return dataclasses.field(default=default, metadata={"doc": doc})
+
+
 def option_docs(options_type: type) -> list[tuple[str, Any, str]]:
     """(name, default, doc) of every rule option of a game, for docs and ``referee options``."""
     rows = []

@@ -24,6 +24,7 @@ import z3
 
 from referee.game import Game
 from referee.games import GAMES, find_game
+from referee.record import write_record
 from referee.variant import find_variant, resolve_options
 
 RULES_MIN_PRICE = 1          # Saint Petersburg rules: "a card never costs less than 1 ruble"
@@ -395,8 +396,8 @@ def sp_purchase_record(game: type[Game], options: Any, tags: dict[str, str], val
         record_tags = {"Game": game.title, "Players": ", ".join(players), **tags,
                        "Event": f"referee prove: counterexample to '{prop}'"}
         shown = ", ".join(f"{k}={v}" for k, v in values.items())
-        text = "\n".join([*(f'[{k} "{v}"]' for k, v in record_tags.items()), "",
-                          f"# counterexample to: {prop}", f"# {shown}", "# the last line is the purchase", *lines]) + "\n"
+        text = write_record(record_tags, lines,
+                            [f"counterexample to: {prop}", shown, "the last line is the purchase"])
         out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / f"prove-{game.id}-{hashlib.sha1(text.encode()).hexdigest()[:8]}.rec"
         path.write_text(text, encoding="utf-8")

@@ -112,6 +112,20 @@ def content_end(text: str) -> int:
     return len(text[:end].rstrip()) + 1
 
 
+def tag_line(name: str, value: str) -> str:
+    """``[Name "value"]`` with ``\\`` and ``"`` escaped: the inverse of ``parse_tag``."""
+    return f'[{name} "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"]'
+
+
+def write_record(tags: dict[str, str], body: Iterable[str], comments: Iterable[str] = ()) -> str:
+    """One game as record text: the tag section, a blank line, ``# `` comment lines, then the body lines."""
+    out = [tag_line(name, value) for name, value in tags.items()]
+    out.append("")
+    out.extend(f"# {line}" for comment in comments for line in comment.splitlines())
+    out.extend(body)
+    return "\n".join(out) + "\n"
+
+
 def _is_blank(text: str) -> bool:
     stripped = text.strip()
     return not stripped or stripped[0] == "#"

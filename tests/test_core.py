@@ -229,3 +229,9 @@ def test_every_cli_command_and_option_is_documented() -> None:
         for param in command.params:
             if isinstance(param, click.Option):
                 assert any(f"`{opt}" in doc for opt in param.opts), f"{name} {param.opts}"
+
+
+def test_tag_values_written_by_the_tool_round_trip() -> None:
+    from referee.record import parse_tag, tag_line
+    value = 'Club "Ruble" night \\ final'
+    assert parse_tag(tag_line("Event", value), 1).value == value

@@ -10,8 +10,6 @@ Two ways to set up a position:
 from __future__ import annotations
 
 from collections import Counter
-
-from referee.replay import check_text
 from dataclasses import replace
 
 import pytest

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from referee.record import NameRef
+from referee.record import NameRef, write_record
 from referee.saint_petersburg.cards import DECKS, PHASES
 from referee.saint_petersburg.notation import (
     Action, Actor, Buy, Deal, FinalClaim, FinalEntry, Grant, Observe, Pass, PhaseHeader, Play, Pub, RoundMark,
@@ -139,7 +139,4 @@ def play_record(players: list[str], rng: random.Random, options: SPOptions, tags
     state, statements = random_game(players, rng, options)
     tags = {"Game": "Saint Petersburg", **tags, "Players": ", ".join(players),
             "Result": ", ".join(state.outcome().winners)}
-    lines = [f'[{name} "{value}"]' for name, value in tags.items()]
-    lines.append("")
-    lines.extend(statement_text(statement) for statement in statements)
-    return "\n".join(lines) + "\n"
+    return write_record(tags, (statement_text(statement) for statement in statements))

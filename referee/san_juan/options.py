@@ -4,11 +4,11 @@ A ruleset is a preset of options; a house-rule variant overrides some of them (s
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from referee.game import rule_option as opt
 
 
-def opt(default, doc: str):  # noqa: ANN001 - a dataclass field with its documentation
-    return field(default=default, metadata={"doc": doc})
 
 
 @dataclass(frozen=True)

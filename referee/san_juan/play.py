@@ -8,7 +8,7 @@ rule, one place) and only decides. Randomness comes from the ``random.Random`` p
 from __future__ import annotations
 
 import random
-from referee.record import NameRef
+from referee.record import NameRef, write_record
 from referee.san_juan.cards import BUILDING_OF_GOOD, CARDS, GOODS, TILES
 from referee.san_juan.notation import (
     Action, Actor, Build, Council, Discard, FinalClaim, FinalEntry, GoldMineTurn, GovernorMark, HandDeal, OwedDraw,
@@ -344,10 +344,7 @@ def play_record(players: list[str], rng: random.Random, options: SJOptions, tags
     state, statements = random_game(players, rng, options)
     tags = {"Game": "San Juan", **tags, "Players": ", ".join(players),
             "Result": ", ".join(state.outcome().winners)}
-    lines = [f'[{name} "{value}"]' for name, value in tags.items()]
-    lines.append("")
-    lines.extend(statement_text(statement) for statement in statements)
-    return "\n".join(lines) + "\n"
+    return write_record(tags, (statement_text(statement) for statement in statements))
 
 
 __all__ = ["play_record", "random_game"]
