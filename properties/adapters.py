@@ -1,4 +1,5 @@
 """The games under test. A game joins every generic suite by adding its adapter to ``ADAPTERS``."""
+
 from __future__ import annotations
 
 from properties.harness import Config, GameAdapter

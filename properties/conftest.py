@@ -7,18 +7,27 @@
 The profiles are applied to the property tests only (``PROPS``), never loaded globally, so other Hypothesis tests
 of the project keep their own settings.
 """
+
 from __future__ import annotations
 
 import os
 
 from hypothesis import HealthCheck, settings
 
-_COMMON = dict(deadline=None, print_blob=True,
-               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                      HealthCheck.function_scoped_fixture, HealthCheck.filter_too_much])
+_COMMON = {
+    "deadline": None,
+    "print_blob": True,
+    "suppress_health_check": [
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.filter_too_much,
+    ],
+}
 
-settings.register_profile("referee-ci", max_examples=10, derandomize=True, database=None, stateful_step_count=30,
-                          **_COMMON)
+settings.register_profile(
+    "referee-ci", max_examples=10, derandomize=True, database=None, stateful_step_count=30, **_COMMON
+)
 settings.register_profile("referee-dev", max_examples=50, stateful_step_count=60, **_COMMON)
 settings.register_profile("referee-deep", max_examples=500, stateful_step_count=150, **_COMMON)
 
@@ -33,5 +42,5 @@ def scaled(fraction: float) -> settings:
     return settings(PROPS, max_examples=max(2, int(PROPS.max_examples * fraction)))
 
 
-def pytest_report_header(config) -> str:  # noqa: ANN001
+def pytest_report_header(config) -> str:
     return f"referee properties: Hypothesis profile '{PROFILE}' (REFEREE_PROFILE=deep for the long search)"

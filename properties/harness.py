@@ -5,6 +5,7 @@ legal/illegal agreement, the stateful machine) by adding one ``GameAdapter`` sub
 ``properties/adapters.py``. Every rule configuration of the game — each ruleset and each variant file shipped in
 ``referee/variants/`` for that game — is tested; nothing else needs to change.
 """
+
 from __future__ import annotations
 
 import copy
@@ -12,10 +13,11 @@ import dataclasses
 import hashlib
 import os
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, ClassVar
 
 from referee.errors import RefereeError
 from referee.game import Game, GameState
@@ -23,7 +25,7 @@ from referee.record import is_blank_statement, split_games, write_record
 from referee.variant import apply_variant, registered_variants
 
 NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fyodor"]
-HARD_CAP = 20_000          # a playout longer than this is reported as not ending (whatever the stated bound)
+HARD_CAP = 20_000  # a playout longer than this is reported as not ending (whatever the stated bound)
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ def configs_of(game: type[Game]) -> list[Config]:
         try:
             options = apply_variant(game, game.ruleset(variant.ruleset), variant)
         except RefereeError:
-            continue                       # a variant of another game
+            continue  # a variant of another game
         found.append(Config(game, variant.ruleset or game.default_ruleset, variant.name, options))
     return found
 
@@ -64,7 +66,7 @@ class GameAdapter:
     game: type[Game]
     # property name -> variants expected to break it (a deliberately broken variant, e.g. sp-no-minimum); the
     # suites skip those pairs and ``test_known_broken_variants_are_caught`` asserts that the property does fail.
-    known_broken: dict[str, tuple[str, ...]] = {}
+    known_broken: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     # -- required ------------------------------------------------------------------------------------------
     def step(self, state: GameState, rng: random.Random, history: list) -> Any | None:
@@ -96,7 +98,7 @@ class GameAdapter:
         raise NotImplementedError
 
     # -- optional --------------------------------------------------------------------------------------------
-    def checker(self, config: Config, players: list[str]) -> "Checker | None":
+    def checker(self, config: Config, players: list[str]) -> Checker | None:
         """Game-specific invariants checked after every statement of every playout."""
         return None
 
@@ -145,7 +147,7 @@ class Playout:
     config: Config
     players: list[str]
     seed: int
-    source: str                # "driver" (adapter.step) or "generator" (Game.play)
+    source: str  # "driver" (adapter.step) or "generator" (Game.play)
     statements: list
     state: GameState
     capped: bool = False
@@ -162,8 +164,14 @@ def parse_record_body(game: type[Game], text: str) -> list:
     return statements
 
 
-def drive(adapter: GameAdapter, config: Config, players: list[str], seed: int,
-          on_state: Callable[[GameState, list], None] | None = None, cap: int = HARD_CAP) -> Playout:
+def drive(
+    adapter: GameAdapter,
+    config: Config,
+    players: list[str],
+    seed: int,
+    on_state: Callable[[GameState, list], None] | None = None,
+    cap: int = HARD_CAP,
+) -> Playout:
     """A random legal playout by the adapter's step policy, stopped after ``cap`` statements."""
     rng = random.Random(seed)
     state = config.game.new_state(players, config.options)
@@ -198,8 +206,9 @@ def playout(adapter: GameAdapter, config: Config, n: int, seed: int, source: str
     return _playout_cached(adapter, config, n, seed, source)
 
 
-def replay(adapter: GameAdapter, game: Playout, checker: Checker | None,
-           each: Callable[[GameState, int], None] | None = None) -> GameState:
+def replay(
+    adapter: GameAdapter, game: Playout, checker: Checker | None, each: Callable[[GameState, int], None] | None = None
+) -> GameState:
     """Replay a playout on a fresh state, calling the checker around every statement."""
     state = game.config.game.new_state(game.players, game.config.options)
     for index, statement in enumerate(game.statements):
@@ -228,21 +237,29 @@ def _final_run() -> bool:
     """True outside Hypothesis, and in the final (shrunk) replay of a failing Hypothesis example."""
     try:
         from hypothesis.control import _current_build_context, current_build_context
+
         if _current_build_context.value is None:
             return True
         return bool(current_build_context().is_final)
-    except Exception:  # noqa: BLE001 - an older/newer Hypothesis: write every time
+    except Exception:
         return True
 
 
-def record_text(config: Config, players: list[str], lines: Iterable[str], event: str,
-                comments: Iterable[str] = ()) -> str:
+def record_text(
+    config: Config, players: list[str], lines: Iterable[str], event: str, comments: Iterable[str] = ()
+) -> str:
     tags = {"Game": config.game.title, "Players": ", ".join(players), **config.tags(), "Event": event}
     return write_record(tags, lines, comments)
 
 
-def save_counterexample(config: Config, players: list[str], lines: Iterable[str], prop: str,
-                        comments: Iterable[str] = (), force: bool = False) -> Path | None:
+def save_counterexample(
+    config: Config,
+    players: list[str],
+    lines: Iterable[str],
+    prop: str,
+    comments: Iterable[str] = (),
+    force: bool = False,
+) -> Path | None:
     """Write a counterexample record (only in the final, shrunk run of a failing example) and print its path."""
     if not (force or _final_run()):
         return None
@@ -257,21 +274,26 @@ def save_counterexample(config: Config, players: list[str], lines: Iterable[str]
     print(message)
     try:
         from hypothesis import note
+
         note(message)
-    except Exception:  # noqa: BLE001 - outside a Hypothesis test
+    except Exception:
         pass
     return path
 
 
-def guarded(adapter: GameAdapter, game: Playout, prop: str, body: Callable[[], None],
-            upto: int | None = None) -> None:
+def guarded(adapter: GameAdapter, game: Playout, prop: str, body: Callable[[], None], upto: int | None = None) -> None:
     """Run a property body; on failure save the playout (up to statement ``upto``) as a record and re-raise."""
     try:
         body()
     except AssertionError as error:
         statements = game.statements if upto is None else game.statements[:upto]
-        save_counterexample(game.config, game.players, (adapter.text(s) for s in statements), prop,
-                            [f"{prop} failed (seed {game.seed}, {game.source}): {error}"])
+        save_counterexample(
+            game.config,
+            game.players,
+            (adapter.text(s) for s in statements),
+            prop,
+            [f"{prop} failed (seed {game.seed}, {game.source}): {error}"],
+        )
         raise
 
 
@@ -289,7 +311,7 @@ class ScriptedAdapter(GameAdapter):
     Subclasses add ``illegal_moves`` (and may add ``legal_probes``)."""
 
     def __init__(self) -> None:
-        self._scripts: list[tuple[list, list]] = []      # (first statements, script), most recent last
+        self._scripts: list[tuple[list, list]] = []  # (first statements, script), most recent last
 
     def script_for(self, state: GameState, rng: random.Random | None, history: list) -> list | None:
         """The record this game follows: attached to the state, or (for a replayed copy) found by its history."""
@@ -297,8 +319,8 @@ class ScriptedAdapter(GameAdapter):
         if script is not None:
             return script
         if history:
-            for head, script in reversed(self._scripts):
-                if len(script) >= len(history) and script[:len(history)] == history:
+            for _head, script in reversed(self._scripts):
+                if len(script) >= len(history) and script[: len(history)] == history:
                     return script
             return None
         if rng is None:
@@ -310,7 +332,7 @@ class ScriptedAdapter(GameAdapter):
         state._property_script = script  # type: ignore[attr-defined]
         return script
 
-    def step(self, state: GameState, rng: random.Random, history: list):  # noqa: ANN201
+    def step(self, state: GameState, rng: random.Random, history: list):
         script = self.script_for(state, rng, history)
         if script is None or len(history) >= len(script):
             return None

@@ -1,18 +1,24 @@
 """San Juan under test: playouts follow records the generator writes (its hidden cards stay in the generator)."""
+
 from __future__ import annotations
 
 import random
 from typing import Any
 
+from properties.harness import ScriptedAdapter
 from referee.record import NameRef
 from referee.san_juan import SanJuan
 from referee.san_juan.notation import (
-    Actor, FinalClaim, FinalEntry, Pass, RoleChoice, RoundMark, statement_text,
+    Actor,
+    FinalClaim,
+    FinalEntry,
+    Pass,
+    RoleChoice,
+    RoundMark,
+    statement_text,
 )
 from referee.san_juan.play import MAX_STATEMENTS
 from referee.san_juan.state import CHOOSING, OVER, SJState
-
-from properties.harness import ScriptedAdapter
 
 
 def _ref(name: str) -> NameRef:
@@ -37,7 +43,7 @@ class SanJuanAdapter(ScriptedAdapter):
         probes: list = []
         parser = SanJuan.parser()
         for text in state.legal_statements():
-            if "PLAYER" in text or text.endswith(" cards"):   # templates, not statements
+            if "PLAYER" in text or text.endswith(" cards"):  # templates, not statements
                 continue
             probes.append(parser.parse(text))
         return probes
@@ -52,14 +58,18 @@ class SanJuanAdapter(ScriptedAdapter):
                 moves.append(FinalClaim(tuple(FinalEntry(_ref(p), scores[p], 0) for p in players), 0))
             else:
                 scores = state.outcome().scores
-                moves.append(FinalClaim(tuple(FinalEntry(_ref(p), scores[p] + (1 if i == 0 else 0), 0)
-                                              for i, p in enumerate(players)), 0))
+                moves.append(
+                    FinalClaim(
+                        tuple(FinalEntry(_ref(p), scores[p] + (1 if i == 0 else 0), 0) for i, p in enumerate(players)),
+                        0,
+                    )
+                )
             return moves
         moves.append(FinalClaim(tuple(FinalEntry(_ref(p), 0, 0) for p in players), 0))
         if state.stage == CHOOSING and state.owed_seat is None and state.archive_due is None:
             chooser = state.chooser_due()
-            for role in state.roles_chosen:                       # a role already taken this round
+            for role in state.roles_chosen:  # a role already taken this round
                 moves.append(Actor(_ref(players[chooser]), RoleChoice(role)))
             if state.roles_chosen:
-                moves.append(RoundMark(state.round + 1, 0))         # not the start of a round
+                moves.append(RoundMark(state.round + 1, 0))  # not the start of a round
         return moves

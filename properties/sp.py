@@ -1,24 +1,37 @@
 """Saint Petersburg under test: the playout policy, the legal/illegal move reports and the invariant checker."""
+
 from __future__ import annotations
 
 import math
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, ClassVar
 
+from properties.harness import Checker, Config, GameAdapter
 from referee.record import NameRef
 from referee.saint_petersburg import SaintPetersburg
 from referee.saint_petersburg.cards import DECKS, PHASES
 from referee.saint_petersburg.notation import (
-    Actor, Buy, Deal, FinalClaim, FinalEntry, Observe, Pass, PhaseHeader, Play, Pub, RoundMark, ScoreClaim,
-    ScoreEntry, Take, statement_text,
+    Actor,
+    Buy,
+    Deal,
+    FinalClaim,
+    FinalEntry,
+    Observe,
+    Pass,
+    PhaseHeader,
+    Play,
+    Pub,
+    RoundMark,
+    ScoreClaim,
+    ScoreEntry,
+    Take,
+    statement_text,
 )
 from referee.saint_petersburg.play import deal_tokens, final_claim, random_deal, score_claim
 from referee.saint_petersburg.state import ACTING, BETWEEN, DEALING, OVER, SETUP, SPState
 
-from properties.harness import Checker, Config, GameAdapter
-
-RULES_MIN_PAYMENT = 1          # the rules reference: "no card ever costs less than 1 ruble"
+RULES_MIN_PAYMENT = 1  # the rules reference: "no card ever costs less than 1 ruble"
 TOTAL_CARDS = 116
 TOKEN_SPREAD = {2: [2, 2], 3: [1, 1, 2], 4: [1, 1, 1, 1]}
 
@@ -29,9 +42,9 @@ def _ref(name: str) -> NameRef:
 
 class SaintPetersburgAdapter(GameAdapter):
     game = SaintPetersburg
-    known_broken = {"payment_at_least_one_ruble": ("sp-no-minimum",)}
+    known_broken: ClassVar[dict[str, tuple[str, ...]]] = {"payment_at_least_one_ruble": ("sp-no-minimum",)}
     # invariants the referee is known to break today (reported, awaiting a rules decision): the test is xfail
-    open_issues: dict[str, str] = {}
+    open_issues: ClassVar[dict[str, str]] = {}
 
     def text(self, statement: Any) -> str:
         return statement_text(statement)
@@ -43,12 +56,12 @@ class SaintPetersburgAdapter(GameAdapter):
         consecutive rounds fill at least one display (the lower row is discarded at each round end), so at most
         2*ceil(116/display)+3 rounds are played before a deck runs out and the end triggers."""
         if options.refill_skip_when_untouched or options.display_size < 1:
-            return None                     # untouched displays are never refilled: no bound is claimed
+            return None  # untouched displays are never refilled: no bound is claimed
         rounds = self.round_bound(options)
         actions = 2 * TOTAL_CARDS
         phases = 4 * rounds
         turns = actions + players * (actions + phases)
-        between = rounds * (1 + 4 + 4 + 3 + players)      # round mark, headers, deals, score claims, pubs
+        between = rounds * (1 + 4 + 4 + 3 + players)  # round mark, headers, deals, score claims, pubs
         return 1 + between + turns + 1
 
     @staticmethod
@@ -77,14 +90,13 @@ class SaintPetersburgAdapter(GameAdapter):
                 pubs = self.pub_moves(state)
                 if pubs and rng.random() < 0.5:
                     return rng.choice(pubs)
-            if state.phase_index == 0 and not (history and isinstance(history[-1], RoundMark)) \
-                    and rng.random() < 0.7:
+            if state.phase_index == 0 and not (history and isinstance(history[-1], RoundMark)) and rng.random() < 0.7:
                 return RoundMark(state.round, 0)
             return PhaseHeader(state.phase, 0)
         return Actor(_ref(state.players[state.to_act]), self.random_action(state, rng))
 
     @staticmethod
-    def random_action(state: SPState, rng: random.Random):  # noqa: ANN205
+    def random_action(state: SPState, rng: random.Random):
         actions = state.legal_actions(observe_cards=True)
         if any(isinstance(a, Pass) for a in actions) and rng.random() < 0.3:
             return Pass()
@@ -122,7 +134,7 @@ class SaintPetersburgAdapter(GameAdapter):
             return moves + (self.pub_moves(state) if state.pub_open else [])
         player = _ref(state.players[state.to_act])
         moves = [Actor(player, a) for a in state.legal_actions(observe_cards=True)]
-        for actor in list(moves):                      # the same turns written without the price claim
+        for actor in list(moves):  # the same turns written without the price claim
             action = actor.action
             if isinstance(action, (Buy, Play, Observe)) and action.price is not None:
                 moves.append(Actor(player, _without_price(action)))
@@ -142,7 +154,7 @@ class SaintPetersburgAdapter(GameAdapter):
                 claim = final_claim(state)
                 first = claim.entries[0]
                 wrong = FinalEntry(first.player, first.vp + 1, 0)
-                moves.append(FinalClaim((wrong,) + claim.entries[1:], 0))
+                moves.append(FinalClaim((wrong, *claim.entries[1:]), 0))
             else:
                 moves.append(final_claim(state))
             return moves
@@ -152,7 +164,7 @@ class SaintPetersburgAdapter(GameAdapter):
             deal = random_deal(state, rng)
             moves.append(Deal(deal.cards[:-1], 0))
             wrong_deck = DECKS[(state.phase_index + 1) % 4]
-            moves.append(Deal(deal.cards[:-1] + (_ref(next(iter(state.decks[wrong_deck]))),), 0))
+            moves.append(Deal((*deal.cards[:-1], _ref(next(iter(state.decks[wrong_deck])))), 0))
             moves.append(Actor(_ref(state.players[state.to_act]), Pass()))
             moves.append(PhaseHeader(state.phase, 0))
             return moves
@@ -164,8 +176,7 @@ class SaintPetersburgAdapter(GameAdapter):
             if state.score_claim_open and state.last_scoring is not None:
                 claim = score_claim(state)
                 first = claim.entries[0]
-                moves.append(ScoreClaim((ScoreEntry(first.player, first.rubles + 1, first.vp),) + claim.entries[1:],
-                                        0))
+                moves.append(ScoreClaim((ScoreEntry(first.player, first.rubles + 1, first.vp), *claim.entries[1:]), 0))
             for seat, player in enumerate(state.p):
                 if not state.pub_open or not player.owns("Pub"):
                     moves.append(Actor(_ref(player.name), Pub(1, state.options.pub_vp_price)))
@@ -181,9 +192,14 @@ class SaintPetersburgAdapter(GameAdapter):
         player = state.p[seat]
         me = _ref(player.name)
         other = _ref(state.players[(seat + 1) % n])
-        moves += [PhaseHeader(state.phase, 0), PhaseHeader(other_phase, 0), RoundMark(state.round, 0),
-                  ScoreClaim(tuple(ScoreEntry(_ref(p), 0, 0) for p in state.players), 0),
-                  Actor(other, Pass()), Actor(me, Pub(0, 0))]
+        moves += [
+            PhaseHeader(state.phase, 0),
+            PhaseHeader(other_phase, 0),
+            RoundMark(state.round, 0),
+            ScoreClaim(tuple(ScoreEntry(_ref(p), 0, 0) for p in state.players), 0),
+            Actor(other, Pass()),
+            Actor(me, Pub(0, 0)),
+        ]
         if not state.deal_allowed:
             moves.append(Deal((), 0))
         legal = state.legal_actions(observe_cards=True)
@@ -205,7 +221,7 @@ class SaintPetersburgAdapter(GameAdapter):
         for card in [*state.upper, *state.lower]:
             row = state._row_for(card, state.upper if card in state.upper else state.lower)
             if card.upgrade:
-                moves.append(Actor(me, Buy(_ref(card.name), row)))               # no target named
+                moves.append(Actor(me, Buy(_ref(card.name), row)))  # no target named
                 targets = {t.name for t in state.targets(seat, card)}
                 for name in area - targets:
                     moves.append(Actor(me, Buy(_ref(card.name), row, _ref(name))))
@@ -215,7 +231,7 @@ class SaintPetersburgAdapter(GameAdapter):
                 moves.append(Actor(me, Take(_ref(card.name), row)))
             rows = {c.name for c in state.upper} & {c.name for c in state.lower}
             if card.name in rows:
-                moves.append(Actor(me, Buy(_ref(card.name))))                  # ambiguous row
+                moves.append(Actor(me, Buy(_ref(card.name))))  # ambiguous row
         if state.buy_only() and Pass() not in legal_set:
             moves.append(Actor(me, Pass()))
         if not (state.phase == "building" and state.free_observatories(seat)):
@@ -234,34 +250,37 @@ class SaintPetersburgAdapter(GameAdapter):
         # keep only the ones the legal list does not contain in any spelling
         stripped = {_strip(a) for a in legal_set}
 
-        def listed(move) -> bool:  # noqa: ANN001
+        def listed(move) -> bool:
             if not (isinstance(move, Actor) and move.player == me):
                 return False
             action = move.action
             return action in legal_set or (getattr(action, "price", None) is None and _strip(action) in stripped)
+
         return [m for m in moves if not listed(m)]
 
-    def checker(self, config: Config, players: list[str]) -> "SPChecker":
+    def checker(self, config: Config, players: list[str]) -> SPChecker:
         return SPChecker(config, players)
 
 
-def _with_price(action, price: int):  # noqa: ANN001, ANN202
+def _with_price(action, price: int):
     from dataclasses import replace
+
     return replace(action, price=price)
 
 
-def _without_price(action):  # noqa: ANN001, ANN202
+def _without_price(action):
     from dataclasses import replace
+
     return replace(action, price=None)
 
 
-def _strip(action):  # noqa: ANN001, ANN202
+def _strip(action):
     """An action as the legal list writes it, the price claim left out."""
     return _without_price(action) if isinstance(action, (Buy, Play, Observe)) else action
 
 
 # ------------------------------------------------------------------------------------------------ invariants
-def rules_price(state: SPState, seat: int, card, from_lower: bool, over) -> int:  # noqa: ANN001
+def rules_price(state: SPState, seat: int, card, from_lower: bool, over) -> int:
     """The price formula as the rules reference states it (an oracle written apart from ``SPState.price``)."""
     options = state.options
     player = state.p[seat]
@@ -280,8 +299,17 @@ class SPChecker(Checker):
 
     Each check is a method so that a property can run one of them alone (``only``)."""
 
-    CHECKS = ("display_refill", "payment_formula", "payment_at_least_one_ruble", "ruble_conservation",
-              "card_conservation", "hand_limit", "no_card_enters_a_full_hand", "start_tokens", "end_trigger")
+    CHECKS = (
+        "display_refill",
+        "payment_formula",
+        "payment_at_least_one_ruble",
+        "ruble_conservation",
+        "card_conservation",
+        "hand_limit",
+        "no_card_enters_a_full_hand",
+        "start_tokens",
+        "end_trigger",
+    )
 
     def __init__(self, config: Config, players: list[str], only: tuple[str, ...] | None = None) -> None:
         self.options = config.options
@@ -306,7 +334,7 @@ class SPChecker(Checker):
             return
         seat = state.seats[statement.player.name]
         action = statement.action
-        before = state.p[seat].rubles - state.ruble_flow[seat]     # a turn may end the phase: income comes in
+        before = state.p[seat].rubles - state.ruble_flow[seat]  # a turn may end the phase: income comes in
         if isinstance(action, Pub):
             self.pending = (seat, before, action.count * state.options.pub_vp_price, "pub")
             return
@@ -332,11 +360,16 @@ class SPChecker(Checker):
             paid = before - (state.p[seat].rubles - state.ruble_flow[seat])
             if what not in ("pub", "free"):
                 if self.on("payment_formula"):
-                    self.fail(paid == expected, f"{state.players[seat]} paid {paid} for {what}; the rules' formula "
-                                                f"gives {expected}")
+                    self.fail(
+                        paid == expected,
+                        f"{state.players[seat]} paid {paid} for {what}; the rules' formula gives {expected}",
+                    )
                 if self.on("payment_at_least_one_ruble"):
-                    self.fail(paid >= RULES_MIN_PAYMENT, f"{state.players[seat]} paid {paid} ruble(s) for {what}, "
-                                                         f"less than the {RULES_MIN_PAYMENT}-ruble minimum")
+                    self.fail(
+                        paid >= RULES_MIN_PAYMENT,
+                        f"{state.players[seat]} paid {paid} ruble(s) for {what}, "
+                        f"less than the {RULES_MIN_PAYMENT}-ruble minimum",
+                    )
             elif self.on("payment_formula"):
                 self.fail(paid == expected, f"{state.players[seat]} paid {paid} for a {what} turn, not {expected}")
             self.paid[seat] += paid if not self.on("payment_formula") else expected
@@ -348,13 +381,17 @@ class SPChecker(Checker):
             # The limit is checked when a card is taken (rules §5): a player whose Warehouse is displaced keeps the
             # 4th card, so a hand over the limit is legal only when it is no larger than before.
             for seat, player in enumerate(state.p):
-                self.fail(len(player.hand) <= state.hand_limit(seat) or len(player.hand) <= self.hands[seat][0],
-                          f"{player.name} holds {len(player.hand)} cards, limit {state.hand_limit(seat)}")
+                self.fail(
+                    len(player.hand) <= state.hand_limit(seat) or len(player.hand) <= self.hands[seat][0],
+                    f"{player.name} holds {len(player.hand)} cards, limit {state.hand_limit(seat)}",
+                )
         if self.on("no_card_enters_a_full_hand"):
             for seat, player in enumerate(state.p):
                 size, limit = self.hands[seat]
-                self.fail(len(player.hand) <= max(size, limit),
-                          f"{player.name}'s hand grew to {len(player.hand)} cards past the limit {limit}")
+                self.fail(
+                    len(player.hand) <= max(size, limit),
+                    f"{player.name}'s hand grew to {len(player.hand)} cards past the limit {limit}",
+                )
         self.hands = [(len(p.hand), state.hand_limit(seat)) for seat, p in enumerate(state.p)]
         if self.on("start_tokens") and state.stage != SETUP:
             self.check_tokens(state)
@@ -366,14 +403,18 @@ class SPChecker(Checker):
     def fail(self, ok: bool, message: str) -> None:
         if not ok:
             from properties.harness import FailedAt
+
             raise FailedAt(self.index, message)
 
     def check_rubles(self, state: SPState) -> None:
         for seat, player in enumerate(state.p):
             expected = self.options.start_rubles + state.ruble_flow[seat] - self.paid[seat]
-            self.fail(player.rubles == expected, f"{player.name} holds {player.rubles} rubles; start "
-                      f"{self.options.start_rubles} + income {state.ruble_flow[seat]} - payments {self.paid[seat]} "
-                      f"= {expected}")
+            self.fail(
+                player.rubles == expected,
+                f"{player.name} holds {player.rubles} rubles; start "
+                f"{self.options.start_rubles} + income {state.ruble_flow[seat]} - payments {self.paid[seat]} "
+                f"= {expected}",
+            )
             self.fail(player.rubles >= 0, f"{player.name} holds {player.rubles} rubles")
         if self.bank_total is not None:
             total = state.bank + sum(p.rubles for p in state.p)
@@ -388,8 +429,10 @@ class SPChecker(Checker):
         places = [state.upper, state.lower, state.discards]
         for player in state.p:
             places += [player.hand, player.area]
-            self.fail(Counter(c.name for c in player.area) == +player.owned,
-                      f"{player.name}'s owned counter disagrees with their area")
+            self.fail(
+                Counter(c.name for c in player.area) == +player.owned,
+                f"{player.name}'s owned counter disagrees with their area",
+            )
         for place in places:
             seen.update(c.name for c in place)
         total = sum(seen.values())
@@ -411,9 +454,11 @@ class SPChecker(Checker):
             wanted = self.options.first_deal_per_player * len(state.players)
         else:
             wanted = self.options.display_size
-        self.fail(shown == wanted or (state.deck_size[deck] == 0 and shown < wanted),
-                  f"the {state.phase} phase of round {state.round} starts with {shown} cards on display, "
-                  f"not {wanted} ({state.deck_size[deck]} left in the {deck} deck)")
+        self.fail(
+            shown == wanted or (state.deck_size[deck] == 0 and shown < wanted),
+            f"the {state.phase} phase of round {state.round} starts with {shown} cards on display, "
+            f"not {wanted} ({state.deck_size[deck]} left in the {deck} deck)",
+        )
 
     def check_end(self, state: SPState) -> None:
         emptied = any(state.deck_size[d] == 0 for d in DECKS)
@@ -421,6 +466,8 @@ class SPChecker(Checker):
         if state.end_triggered and self.trigger_round is None:
             self.trigger_round = state.round
         if state.stage == OVER:
-            self.fail(state.round == self.trigger_round, f"the game ended in round {state.round}; a deck ran "
-                      f"out in round {self.trigger_round}")
+            self.fail(
+                state.round == self.trigger_round,
+                f"the game ended in round {state.round}; a deck ran out in round {self.trigger_round}",
+            )
             self.fail(state.phase_index == 3, "the game ended before the upgrade phase")

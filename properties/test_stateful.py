@@ -6,19 +6,26 @@ step policy to reach later rounds quickly. After every rule the game's invariant
 unless the game is over, someone can act. On failure the statements so far (and the offending one) are written as a
 counterexample record.
 """
+
 from __future__ import annotations
 
 import random
 
 import pytest
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
-
-from referee.errors import RefereeError
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from properties.adapters import case_id, cases
-from properties.harness import NAMES, GameAdapter, Config, save_counterexample
+from properties.harness import NAMES, Config, GameAdapter, save_counterexample
 from properties.profiles import PROPS
+from referee.errors import RefereeError
 
 
 def machine_for(adapter: GameAdapter, config: Config) -> type[RuleBasedStateMachine]:
@@ -31,7 +38,7 @@ def machine_for(adapter: GameAdapter, config: Config) -> type[RuleBasedStateMach
             self.history: list = []
             self.checker = adapter.checker(config, self.players)
 
-        def _apply(self, statement, expect_legal: bool) -> None:  # noqa: ANN001
+        def _apply(self, statement, expect_legal: bool) -> None:
             before = self.state.fingerprint()
             try:
                 if expect_legal and self.checker is not None:
@@ -52,7 +59,7 @@ def machine_for(adapter: GameAdapter, config: Config) -> type[RuleBasedStateMach
                 except AssertionError as error:
                     self._fail(None, str(error))
 
-        def _fail(self, statement, why: str) -> None:  # noqa: ANN001
+        def _fail(self, statement, why: str) -> None:
             lines = [adapter.text(s) for s in self.history]
             if statement is not None:
                 lines.append(adapter.text(statement))
@@ -86,7 +93,7 @@ def machine_for(adapter: GameAdapter, config: Config) -> type[RuleBasedStateMach
         @invariant()
         def someone_can_act(self) -> None:
             if "someone-can-act" in getattr(adapter, "open_issues", {}):
-                return                              # a known finding, tested (xfail) in test_generic.py
+                return  # a known finding, tested (xfail) in test_generic.py
             if not adapter.has_legal_action(self.state):
                 self._fail(None, "the player to act has no legal action")
 
@@ -95,12 +102,12 @@ def machine_for(adapter: GameAdapter, config: Config) -> type[RuleBasedStateMach
 
 
 @pytest.mark.parametrize("case", cases(), ids=case_id)
-def test_state_machine(case) -> None:  # noqa: ANN001
+def test_state_machine(case) -> None:
     adapter, config = case
     broken = [prop for prop, variants in adapter.known_broken.items() if config.variant in variants]
     original = adapter.checker
 
-    def checker(cfg, players):  # noqa: ANN001, ANN202 - leave out the checks this variant breaks on purpose
+    def checker(cfg, players):
         made = original(cfg, players)
         if made is not None and broken and hasattr(made, "only"):
             made.only -= set(broken)
@@ -115,9 +122,9 @@ def test_state_machine(case) -> None:  # noqa: ANN001
 class _Overlay:
     """The adapter with some attributes replaced (here: a checker leaving out expected failures)."""
 
-    def __init__(self, inner: GameAdapter, **overrides) -> None:  # noqa: ANN003
+    def __init__(self, inner: GameAdapter, **overrides) -> None:
         self._inner = inner
         self.__dict__.update(overrides)
 
-    def __getattr__(self, name: str):  # noqa: ANN204
+    def __getattr__(self, name: str):
         return getattr(self._inner, name)

@@ -1,4 +1,5 @@
 """The ``referee`` command line: check logs in bulk, score, explain a position, generate games, list rule options."""
+
 from __future__ import annotations
 
 import json
@@ -54,10 +55,17 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
-              help="text: a line per game and a summary; jsonl: one JSON object per game.")
-@click.option("-v", "--verbose", is_flag=True, help="For each error also print the rule, the state and the legal "
-                                                     "alternatives.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "jsonl"]),
+    default="text",
+    show_default=True,
+    help="text: a line per game and a summary; jsonl: one JSON object per game.",
+)
+@click.option(
+    "-v", "--verbose", is_flag=True, help="For each error also print the rule, the state and the legal alternatives."
+)
 @click.option("--ignore-expect", is_flag=True, help="Judge records by their verdict alone, ignoring Expect tags.")
 def check(paths: tuple[Path, ...], fmt: str, verbose: bool, ignore_expect: bool) -> None:
     """Judge every game in PATHS (files, or folders searched for *.rec).
@@ -108,29 +116,50 @@ def _print_error_detail(error: RefereeError) -> None:
 def _snapshot(report: GameReport) -> dict:
     """What a baseline stores of a judged game: enough to see any change in how it is judged."""
     error, outcome = report.error, report.outcome
-    return {"file": report.file, "index": report.index, "verdict": report.verdict.value,
-            "code": error.code if error else None, "line": error.line if error else None,
-            "scores": outcome.scores if outcome else None,
-            "winners": sorted(outcome.winners) if outcome else None}
+    return {
+        "file": report.file,
+        "index": report.index,
+        "verdict": report.verdict.value,
+        "code": error.code if error else None,
+        "line": error.line if error else None,
+        "scores": outcome.scores if outcome else None,
+        "winners": sorted(outcome.winners) if outcome else None,
+    }
 
 
 def _differences(old: dict, new: dict) -> list[str]:
-    return [f"{key} {old.get(key)!r} -> {new.get(key)!r}" for key in ("verdict", "code", "line", "scores", "winners")
-            if old.get(key) != new.get(key)]
+    return [
+        f"{key} {old.get(key)!r} -> {new.get(key)!r}"
+        for key in ("verdict", "code", "line", "scores", "winners")
+        if old.get(key) != new.get(key)
+    ]
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--baseline", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="Compare verdicts, codes, lines, scores and winners with this stored run (made with --save).")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Store this run as a baseline file (JSON lines); refuses to overwrite an existing file.")
-@click.option("--house-rule", "house_rule", default=None,
-              help="Judge every record with this variant (registered name or file) laid over its own tags: "
-                   "what does this house rule change?")
+@click.option(
+    "--baseline",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Compare verdicts, codes, lines, scores and winners with this stored run (made with --save).",
+)
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Store this run as a baseline file (JSON lines); refuses to overwrite an existing file.",
+)
+@click.option(
+    "--house-rule",
+    "house_rule",
+    default=None,
+    help="Judge every record with this variant (registered name or file) laid over its own tags: "
+    "what does this house rule change?",
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
-def regress(paths: tuple[Path, ...], baseline: Path | None, save: Path | None, house_rule: str | None,
-            fmt: str) -> None:
+def regress(
+    paths: tuple[Path, ...], baseline: Path | None, save: Path | None, house_rule: str | None, fmt: str
+) -> None:
     """Rule-regression check: is every stored game still judged as it should be?
 
     A game must be judged as its Expect tag states (valid or unfinished when it states none); with --baseline, its
@@ -145,7 +174,7 @@ def regress(paths: tuple[Path, ...], baseline: Path | None, save: Path | None, h
         try:
             rule = find_variant(house_rule, Path.cwd())
         except RefereeError as error:
-            raise click.BadParameter(error.message, param_hint="--house-rule")
+            raise click.BadParameter(error.message, param_hint="--house-rule") from None
     stored: dict[tuple[str, int], dict] = {}
     if baseline is not None:
         for number, line in enumerate(baseline.read_text(encoding="utf-8").splitlines(), 1):
@@ -153,7 +182,7 @@ def regress(paths: tuple[Path, ...], baseline: Path | None, save: Path | None, h
                 row = json.loads(line)
                 stored[(row["file"], int(row["index"]))] = row
             except (ValueError, KeyError, TypeError):
-                raise click.UsageError(f"{baseline}:{number}: not a baseline line (make one with --save)")
+                raise click.UsageError(f"{baseline}:{number}: not a baseline line (make one with --save)") from None
     snapshots: list[dict] = []
     total = changed = 0
     for path in record_files(paths):
@@ -162,7 +191,7 @@ def regress(paths: tuple[Path, ...], baseline: Path | None, save: Path | None, h
             snap = _snapshot(report)
             snapshots.append(snap)
             problems = []
-            if not report.ok and rule is None:   # Expect tags state the verdict under the record's own rules
+            if not report.ok and rule is None:  # Expect tags state the verdict under the record's own rules
                 expected = str(report.expectation) if report.expectation else "valid or unfinished"
                 problems.append(f"judged {_describe(report).split(': ', 1)[1]}; expected {expected}")
             old = stored.get((snap["file"], snap["index"]))
@@ -177,15 +206,18 @@ def regress(paths: tuple[Path, ...], baseline: Path | None, save: Path | None, h
     if baseline is not None:
         seen = {(s["file"], s["index"]) for s in snapshots}
         files = {s["file"] for s in snapshots}
-        for key in sorted(k for k in set(stored) - seen if k[0] in files):   # a game gone from a judged file
+        for key in sorted(k for k in set(stored) - seen if k[0] in files):  # a game gone from a judged file
             changed += 1
             click.echo(f"{key[0]} #{key[1]}: in the baseline, no longer found")
     if save is not None:
         save.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in snapshots), encoding="utf-8")
     if fmt == "text":
         suffix = f" with house rule {rule.name}" if rule else ""
-        click.echo(f"{total} game(s){suffix}: {changed} differ" + (f" (baseline {baseline})" if baseline else "")
-                   + (f"; baseline written to {save}" if save else ""))
+        click.echo(
+            f"{total} game(s){suffix}: {changed} differ"
+            + (f" (baseline {baseline})" if baseline else "")
+            + (f"; baseline written to {save}" if save else "")
+        )
     sys.exit(1 if changed else 0)
 
 
@@ -204,11 +236,13 @@ def score(file: Path) -> None:
             # VP sources are signed; the total and what follows it (tie-break data) are plain
             keys = list(parts)
             cut = keys.index("total") if "total" in keys else len(keys)
-            detail = ", ".join(f"{key} {parts[key]:+d}" if i < cut else f"{key} {parts[key]}"
-                               for i, key in enumerate(keys))
+            detail = ", ".join(
+                f"{key} {parts[key]:+d}" if i < cut else f"{key} {parts[key]}" for i, key in enumerate(keys)
+            )
             click.echo(f"  {name}: {detail}")
-        click.echo(f"  winner(s): {', '.join(outcome.winners)}"
-                   + (f" ({outcome.tiebreak})" if outcome.tiebreak else ""))
+        click.echo(
+            f"  winner(s): {', '.join(outcome.winners)}" + (f" ({outcome.tiebreak})" if outcome.tiebreak else "")
+        )
     sys.exit(1 if failed else 0)
 
 
@@ -259,19 +293,26 @@ def explain(file: Path, line_number: int) -> None:
 @click.option("--ruleset", "-r", default=None, help="Ruleset name (default: the game's default).")
 @click.option("--variant", default=None, help="House-rule variant: a registered name or a variant file.")
 @click.option("--games", "count", type=int, default=1, show_default=True, help="How many games to write.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to this file (refuses to overwrite one that exists) instead of standard output.")
-def play(game_name: str, players: int, seed: int, ruleset: str | None, variant: str | None, count: int,
-         output: Path | None) -> None:
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to this file (refuses to overwrite one that exists) instead of standard output.",
+)
+def play(
+    game_name: str, players: int, seed: int, ruleset: str | None, variant: str | None, count: int, output: Path | None
+) -> None:
     """Write complete random legal games of GAME as a record, claims filled in."""
     game = _game_arg(game_name)
     if not game.min_players <= players <= game.max_players:
-        raise click.BadParameter(f"{game.title} takes {game.min_players}-{game.max_players} players",
-                                 param_hint="--players")
+        raise click.BadParameter(
+            f"{game.title} takes {game.min_players}-{game.max_players} players", param_hint="--players"
+        )
     try:
         options, label = resolve_options(game, ruleset, variant, Path.cwd())
     except RefereeError as error:
-        raise click.BadParameter(error.message)
+        raise click.BadParameter(error.message) from None
     names = DEFAULT_NAMES[:players]
     texts = []
     for k in range(count):
@@ -299,8 +340,11 @@ def options(game_name: str | None) -> None:
         click.echo(f"{game.title} ({game.id}); rulesets: {', '.join(game.rulesets)} (default {game.default_ruleset})")
         for name, default, doc in option_docs(game.options_type):
             per_ruleset = {r: getattr(o, name) for r, o in game.rulesets.items()}
-            values = ", ".join(f"{r}: {v}" for r, v in per_ruleset.items()) if len(set(map(str, per_ruleset.values()))) > 1 \
+            values = (
+                ", ".join(f"{r}: {v}" for r, v in per_ruleset.items())
+                if len(set(map(str, per_ruleset.values()))) > 1
                 else str(default)
+            )
             click.echo(f"  {name} = {values}\n      {doc}")
     variants = registered_variants()
     if variants:
@@ -318,6 +362,7 @@ def codes() -> None:
 
 
 from referee.proofs import prove_command  # noqa: E402 - registered last, see referee/proofs.py
+
 main.add_command(prove_command)
 
 if __name__ == "__main__":  # pragma: no cover

@@ -4,13 +4,14 @@ Every problem the referee can report has a stable code (an ``ErrorKind`` member)
 concern — the record envelope here, each game's rules in its own package — and every enum registers itself in
 ``CATALOGUE`` so that the CLI, the docs test and the jsonl output see them all.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """The four outcomes of judging one game record (the spec's section 5)."""
 
     VALID = "valid"
@@ -19,7 +20,7 @@ class Verdict(str, Enum):
     UNFINISHED = "unfinished"
 
 
-CATALOGUE: dict[str, "ErrorKind"] = {}
+CATALOGUE: dict[str, ErrorKind] = {}
 
 
 class ErrorKind(Enum):
@@ -45,20 +46,40 @@ class RecordCode(ErrorKind):
     UNKNOWN_ACTION = ("unknown-action", Verdict.MALFORMED, "The word after 'PLAYER:' is not an action of this game.")
     MISSING_COLON = ("missing-colon", Verdict.MALFORMED, "A statement keyword or player name must be followed by ':'.")
     MISSING_NUMBER = ("missing-number", Verdict.MALFORMED, "A number was expected (a price, a count, a round).")
-    BAD_TAG = ("bad-tag", Verdict.MALFORMED, "A tag line must read [Name \"value\"].")
+    BAD_TAG = ("bad-tag", Verdict.MALFORMED, 'A tag line must read [Name "value"].')
     MISSING_TAG = ("missing-tag", Verdict.MALFORMED, "The required tags Game and Players are missing.")
     UNKNOWN_GAME = ("unknown-game", Verdict.MALFORMED, "The Game tag names no supported game.")
-    BAD_PLAYERS = ("bad-players", Verdict.MALFORMED, "The Players tag lists a player count or names the game does not allow.")
+    BAD_PLAYERS = (
+        "bad-players",
+        Verdict.MALFORMED,
+        "The Players tag lists a player count or names the game does not allow.",
+    )
     UNKNOWN_RULESET = ("unknown-ruleset", Verdict.MALFORMED, "The Ruleset tag names no ruleset of this game.")
-    UNKNOWN_VARIANT = ("unknown-variant", Verdict.MALFORMED, "The Variant tag names no registered variant and no readable variant file.")
-    BAD_VARIANT = ("bad-variant", Verdict.MALFORMED, "The variant file is not valid (unknown option, wrong type, wrong game).")
+    UNKNOWN_VARIANT = (
+        "unknown-variant",
+        Verdict.MALFORMED,
+        "The Variant tag names no registered variant and no readable variant file.",
+    )
+    BAD_VARIANT = (
+        "bad-variant",
+        Verdict.MALFORMED,
+        "The variant file is not valid (unknown option, wrong type, wrong game).",
+    )
     UNKNOWN_CARD = ("unknown-card", Verdict.MALFORMED, "No card of this game has that name.")
     UNKNOWN_PLAYER = ("unknown-player", Verdict.MALFORMED, "The name is not in the Players tag.")
     BODY_BEFORE_TAGS = ("body-before-tags", Verdict.MALFORMED, "Statements appear before the first tag section.")
-    UNREADABLE = ("unreadable-file", Verdict.MALFORMED, "The file cannot be read (permissions, a folder, a broken link).")
+    UNREADABLE = (
+        "unreadable-file",
+        Verdict.MALFORMED,
+        "The file cannot be read (permissions, a folder, a broken link).",
+    )
     BAD_ENCODING = ("bad-encoding", Verdict.MALFORMED, "The file is not UTF-8 text.")
-    INTERNAL = ("internal-error", Verdict.MALFORMED, "The referee itself failed on this statement (a bug in the "
-                                                     "referee, not in the record): please report it with the record.")
+    INTERNAL = (
+        "internal-error",
+        Verdict.MALFORMED,
+        "The referee itself failed on this statement (a bug in the "
+        "referee, not in the record): please report it with the record.",
+    )
     RESULT_MISMATCH = ("result-mismatch", Verdict.ILLEGAL, "The Result tag names other winners than the game produced.")
     AFTER_END = ("after-end", Verdict.ILLEGAL, "Only the final claim may follow the end of the game.")
     FINAL_MISMATCH = ("final-mismatch", Verdict.ILLEGAL, "The claimed final VP differ from the computed ones.")
@@ -90,7 +111,7 @@ class RefereeError(Exception):
     def code(self) -> str:
         return self.kind.code
 
-    def at(self, line: int, column_offset: int = 0) -> "RefereeError":
+    def at(self, line: int, column_offset: int = 0) -> RefereeError:
         """Place the error on a file line (columns are 1-based within the line)."""
         self.line = line
         self.column += column_offset

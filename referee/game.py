@@ -1,4 +1,5 @@
 """What every game package provides to the game-agnostic core (OpenSpiel-style state, python-chess-style lookup)."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -48,9 +49,11 @@ class GameState(ABC):
         """The seat of a named player, or ``unknown-player`` (malformed) at the name."""
         seat = self.seats.get(ref.name)
         if seat is None:
-            raise malformed(RecordCode.UNKNOWN_PLAYER,
-                            f"'{ref.name}' is not a player of this game (Players: {', '.join(self.players)})",
-                            ref.column)
+            raise malformed(
+                RecordCode.UNKNOWN_PLAYER,
+                f"'{ref.name}' is not a player of this game (Players: {', '.join(self.players)})",
+                ref.column,
+            )
         return seat
 
     def fail(self, kind: ErrorKind, message: str, column: int) -> IllegalStatement:
@@ -70,8 +73,11 @@ class GameState(ABC):
         for entry in claim.entries:
             self.seat_of(entry.player)
             if scores[entry.player.name] != entry.vp:
-                raise self.fail(RecordCode.FINAL_MISMATCH, f"{entry.player.name} ends with "
-                                f"{scores[entry.player.name]} VP, not {entry.vp}", entry.column)
+                raise self.fail(
+                    RecordCode.FINAL_MISMATCH,
+                    f"{entry.player.name} ends with {scores[entry.player.name]} VP, not {entry.vp}",
+                    entry.column,
+                )
         self.final_claimed = True
 
     @abstractmethod

@@ -1,4 +1,5 @@
 """The registry of games, found by any of their names (like python-chess variants)."""
+
 from __future__ import annotations
 
 from referee.game import Game

@@ -9,15 +9,17 @@ can show is written as a record file, judged by the referee, and its verdict pri
 
 Exit status of ``referee prove``: 0 when every property is proved, 1 when any has a counterexample.
 """
+
 from __future__ import annotations
 
 import hashlib
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 import z3
@@ -27,7 +29,7 @@ from referee.games import GAMES, find_game
 from referee.record import write_record
 from referee.variant import find_variant, resolve_options
 
-RULES_MIN_PRICE = 1          # Saint Petersburg rules: "a card never costs less than 1 ruble"
+RULES_MIN_PRICE = 1  # Saint Petersburg rules: "a card never costs less than 1 ruble"
 
 
 @dataclass
@@ -85,28 +87,55 @@ class Sym:
     def __init__(self, term: Any, paths: _Paths) -> None:
         self.term, self.paths = term, paths
 
-    def _wrap(self, term: Any) -> "Sym":
+    def _wrap(self, term: Any) -> Sym:
         return Sym(term, self.paths)
 
     @staticmethod
     def _t(value: Any) -> Any:
         return value.term if isinstance(value, Sym) else value
 
-    def __add__(self, o): return self._wrap(self.term + self._t(o))  # noqa: ANN001, E704
-    def __radd__(self, o): return self._wrap(self._t(o) + self.term)  # noqa: ANN001, E704
-    def __sub__(self, o): return self._wrap(self.term - self._t(o))  # noqa: ANN001, E704
-    def __rsub__(self, o): return self._wrap(self._t(o) - self.term)  # noqa: ANN001, E704
-    def __mul__(self, o): return self._wrap(self.term * self._t(o))  # noqa: ANN001, E704
+    def __add__(self, o):
+        return self._wrap(self.term + self._t(o))
+
+    def __radd__(self, o):
+        return self._wrap(self._t(o) + self.term)
+
+    def __sub__(self, o):
+        return self._wrap(self.term - self._t(o))
+
+    def __rsub__(self, o):
+        return self._wrap(self._t(o) - self.term)
+
+    def __mul__(self, o):
+        return self._wrap(self.term * self._t(o))
+
     __rmul__ = __mul__
-    def __neg__(self): return self._wrap(-self.term)  # noqa: E704
-    def __floordiv__(self, o): return self._wrap(self.term / self._t(o))  # noqa: ANN001, E704 - o > 0: floor
-    def __eq__(self, o): return SymBool(self.term == self._t(o), self.paths)  # noqa: ANN001, E704
-    def __ne__(self, o): return SymBool(self.term != self._t(o), self.paths)  # noqa: ANN001, E704
+
+    def __neg__(self):
+        return self._wrap(-self.term)
+
+    def __floordiv__(self, o):
+        return self._wrap(self.term / self._t(o))
+
+    def __eq__(self, o):
+        return SymBool(self.term == self._t(o), self.paths)
+
+    def __ne__(self, o):
+        return SymBool(self.term != self._t(o), self.paths)
+
     __hash__ = None  # type: ignore[assignment]
-    def __gt__(self, o): return SymBool(self.term > self._t(o), self.paths)  # noqa: ANN001, E704
-    def __ge__(self, o): return SymBool(self.term >= self._t(o), self.paths)  # noqa: ANN001, E704
-    def __lt__(self, o): return SymBool(self.term < self._t(o), self.paths)  # noqa: ANN001, E704
-    def __le__(self, o): return SymBool(self.term <= self._t(o), self.paths)  # noqa: ANN001, E704
+
+    def __gt__(self, o):
+        return SymBool(self.term > self._t(o), self.paths)
+
+    def __ge__(self, o):
+        return SymBool(self.term >= self._t(o), self.paths)
+
+    def __lt__(self, o):
+        return SymBool(self.term < self._t(o), self.paths)
+
+    def __le__(self, o):
+        return SymBool(self.term <= self._t(o), self.paths)
 
 
 def symbolic(run: Callable[[_Paths], Any]) -> z3.ArithRef:
@@ -117,7 +146,7 @@ def symbolic(run: Callable[[_Paths], Any]) -> z3.ArithRef:
         paths = _Paths(prefix)
         out = run(paths)
         results.append((z3.And(*paths.condition) if paths.condition else z3.BoolVal(True), Sym._t(out)))
-        taken = paths.prefix[:paths.pos]
+        taken = paths.prefix[: paths.pos]
         while taken and taken[-1] is False:
             taken.pop()
         if not taken:
@@ -143,7 +172,7 @@ def _check(solver: z3.Solver, claim: z3.BoolRef) -> z3.ModelRef | None:
 class _SymCounter(dict):
     """``PlayerState.owned`` whose counts are z3 integers."""
 
-    def get(self, key, default=0):  # noqa: ANN001, ANN201
+    def get(self, key, default=0):
         return super().get(key, default)
 
 
@@ -179,18 +208,30 @@ def sp_price_points(options: Any) -> list[PricePoint]:
             owned = z3.Int("owned")
             lower = z3.Bool("from_lower")
             cw, gs = z3.Int("carpenter_workshop"), z3.Int("gold_smelter")
-            domain = [owned >= 0, owned <= card.copies - 1,
-                      cw >= 0, cw <= cards["Carpenter Workshop"].copies,
-                      gs >= 0, gs <= cards["Gold Smelter"].copies]
+            domain = [
+                owned >= 0,
+                owned <= card.copies - 1,
+                cw >= 0,
+                cw <= cards["Carpenter Workshop"].copies,
+                gs >= 0,
+                gs <= cards["Gold Smelter"].copies,
+            ]
 
-            def run(paths: _Paths, card=card, target=target, owned=owned, lower=lower, cw=cw, gs=gs):  # noqa: ANN001
-                state.p[0].owned = _SymCounter({"Carpenter Workshop": Sym(cw, paths), "Gold Smelter": Sym(gs, paths),
-                                                card.name: Sym(owned, paths)})
+            def run(paths: _Paths, card=card, target=target, owned=owned, lower=lower, cw=cw, gs=gs):
+                state.p[0].owned = _SymCounter(
+                    {"Carpenter Workshop": Sym(cw, paths), "Gold Smelter": Sym(gs, paths), card.name: Sym(owned, paths)}
+                )
                 return state.price(0, card, SymBool(lower, paths), target)
 
-            points.append(PricePoint(card.name, target.name if target else None, symbolic(run),
-                                     {"owned": owned, "from_lower": lower, "carpenter_workshop": cw,
-                                      "gold_smelter": gs}, domain))
+            points.append(
+                PricePoint(
+                    card.name,
+                    target.name if target else None,
+                    symbolic(run),
+                    {"owned": owned, "from_lower": lower, "carpenter_workshop": cw, "gold_smelter": gs},
+                    domain,
+                )
+            )
     return points
 
 
@@ -223,8 +264,13 @@ def _simplest(points: list[PricePoint], bad: Callable[[PricePoint], z3.BoolRef])
         opt.minimize(v["owned"] + v["carpenter_workshop"] + v["gold_smelter"] + z3.If(v["from_lower"], 1, 0))
         if opt.check() == z3.sat:
             values = _model_values(opt.model(), point)
-            weight = values["owned"] + values["carpenter_workshop"] + values["gold_smelter"] + values["from_lower"] \
+            weight = (
+                values["owned"]
+                + values["carpenter_workshop"]
+                + values["gold_smelter"]
+                + values["from_lower"]
                 + (2 if point.target else 0)
+            )
             if best is None or weight < best[0]:
                 best = (weight, point, values)
     return None if best is None else (best[1], best[2])
@@ -236,25 +282,38 @@ def sp_proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Pat
     plain = [p for p in points if p.target is None]
     upgrades = [p for p in points if p.target is not None]
     from referee.saint_petersburg.state import SPState
+
     cards = SPState(["P", "Q"], options).cards
 
     def price_result(name: str, chosen: list[PricePoint], bad: Callable[[PricePoint], z3.BoolRef]) -> Result:
         found = _simplest(chosen, bad)
         if found is None:
             return Result(name, True)
-        point, values = found
+        _point, values = found
         result = Result(name, False, values)
         record, verdict = sp_purchase_record(game, options, tags, values, out_dir, name)
         result.record, result.verdict = record, verdict
         return result
 
-    results.append(price_result(f"price >= {RULES_MIN_PRICE} (every card except upgrades; copies owned, row, "
-                                "Carpenter Workshop / Gold Smelter)", plain, lambda p: p.term < RULES_MIN_PRICE))
-    results.append(price_result("price <= printed cost (every card except upgrades)", plain,
-                                lambda p: p.term > cards[p.card].cost))
-    results.append(price_result(f"upgrade price >= {RULES_MIN_PRICE} (every upgrade over every card it may displace, "
-                                f"Potemkin Village valued {options.potemkin_value})", upgrades,
-                                lambda p: p.term < RULES_MIN_PRICE))
+    results.append(
+        price_result(
+            f"price >= {RULES_MIN_PRICE} (every card except upgrades; copies owned, row, "
+            "Carpenter Workshop / Gold Smelter)",
+            plain,
+            lambda p: p.term < RULES_MIN_PRICE,
+        )
+    )
+    results.append(
+        price_result("price <= printed cost (every card except upgrades)", plain, lambda p: p.term > cards[p.card].cost)
+    )
+    results.append(
+        price_result(
+            f"upgrade price >= {RULES_MIN_PRICE} (every upgrade over every card it may displace, "
+            f"Potemkin Village valued {options.potemkin_value})",
+            upgrades,
+            lambda p: p.term < RULES_MIN_PRICE,
+        )
+    )
     results.append(price_result("upgrade price <= printed cost", upgrades, lambda p: p.term > cards[p.card].cost))
     results.append(_upgrade_monotone(upgrades, options))
     results += _sp_table_proofs(game, options)
@@ -264,23 +323,32 @@ def sp_proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Pat
 def _upgrade_monotone(upgrades: list[PricePoint], options: Any) -> Result:
     """Displacing a card worth more never makes an upgrade dearer (same owner, same row)."""
     from referee.saint_petersburg.state import SPState
+
     name = "upgrade price never rises with the displaced card's value"
     state = SPState(["P", "Q"], options)
     by_card: dict[str, list[PricePoint]] = {}
     for point in upgrades:
         by_card.setdefault(point.card, []).append(point)
     for card, points in by_card.items():
-        pairs = [(a, b) for a in points for b in points
-                 if state.card_value(state.cards[a.target]) >= state.card_value(state.cards[b.target])]
+        pairs = [
+            (a, b)
+            for a in points
+            for b in points
+            if state.card_value(state.cards[a.target]) >= state.card_value(state.cards[b.target])
+        ]
         solver = z3.Solver()
-        solver.add(*points[0].domain)           # the points of one card share their variables (same names)
+        solver.add(*points[0].domain)  # the points of one card share their variables (same names)
         if solver.check(z3.Or(*[a.term > b.term for a, b in pairs])) != z3.sat:
             continue
         for a, b in pairs:
             model = _check(solver, a.term <= b.term)
             if model is not None:
-                values = {"card": card, "over (worth more)": a.target, "over (worth less)": b.target,
-                          **{k: model.eval(v, model_completion=True) for k, v in a.variables.items()}}
+                values = {
+                    "card": card,
+                    "over (worth more)": a.target,
+                    "over (worth less)": b.target,
+                    **{k: model.eval(v, model_completion=True) for k, v in a.variables.items()},
+                }
                 return Result(name, False, values, "the dearer purchase displaces the more valuable card")
     return Result(name, True)
 
@@ -294,12 +362,23 @@ def _sp_table_proofs(game: type[Game], options: Any) -> list[Result]:
     for k, value in enumerate(table):
         arr = z3.Store(arr, k, value)
     solver = z3.Solver()
-    solver.add(0 <= i, i < j, j < size)
+    solver.add(i >= 0, i < j, j < size)
     model = _check(solver, z3.Select(arr, i) < z3.Select(arr, j))
     name = "aristocrat variety table is strictly increasing"
-    results.append(Result(name, True) if model is None else Result(
-        name, False, {"distinct": model[i].as_long(), "distinct'": model[j].as_long(),
-                      "vp": table[model[i].as_long()], "vp'": table[model[j].as_long()]}))
+    results.append(
+        Result(name, True)
+        if model is None
+        else Result(
+            name,
+            False,
+            {
+                "distinct": model[i].as_long(),
+                "distinct'": model[j].as_long(),
+                "vp": table[model[i].as_long()],
+                "vp'": table[model[j].as_long()],
+            },
+        )
+    )
     # capped: the referee scores table[min(distinct, size - 1)]; never above the last entry, and the last is reached
     variety = z3.Select(arr, z3.If(d < size - 1, d, size - 1))
     solver = z3.Solver()
@@ -308,11 +387,14 @@ def _sp_table_proofs(game: type[Game], options: Any) -> list[Result]:
     name = f"aristocrat variety is capped at {table[-1]} VP (from {size - 1} distinct aristocrats on)"
     results.append(Result(name, True) if model is None else Result(name, False, {"distinct": model[d].as_long()}))
     solver = z3.Solver()
-    solver.add(0 < i, i < size)
+    solver.add(i > 0, i < size)
     model = _check(solver, z3.Select(arr, i) - z3.Select(arr, i - 1) == i)
     name = "aristocrat variety follows the rules' triangular scale (n-th distinct aristocrat adds n VP)"
-    results.append(Result(name, True) if model is None else Result(
-        name, False, {"distinct": model[i].as_long(), "vp": table[model[i].as_long()]}))
+    results.append(
+        Result(name, True)
+        if model is None
+        else Result(name, False, {"distinct": model[i].as_long(), "vp": table[model[i].as_long()]})
+    )
     # the round-1 deal fits the display, for every player count the game allows
     n = z3.Int("players")
     solver = z3.Solver()
@@ -329,28 +411,51 @@ def _sp_table_proofs(game: type[Game], options: Any) -> list[Result]:
         results.append(Result("rubles convert to VP", False, {"rubles_per_vp": per}))
     else:
         model = _check(solver, z3.And(r == per * (r / per) + r % per, r % per >= 0, r % per < per, r / per >= 0))
-        results.append(Result(f"final conversion: rubles = {per} x VP + rubles left, 0 <= left < {per}",
-                              model is None, {} if model is None else {"rubles": model[r].as_long()}))
+        results.append(
+            Result(
+                f"final conversion: rubles = {per} x VP + rubles left, 0 <= left < {per}",
+                model is None,
+                {} if model is None else {"rubles": model[r].as_long()},
+            )
+        )
     # owning a Warehouse never lowers the hand limit; Pub VP cost at least a ruble each
     w = z3.Bool("owns_warehouse")
     limit = z3.If(w, options.warehouse_hand_limit, options.hand_limit)
     solver = z3.Solver()
     model = _check(solver, z3.And(limit >= options.hand_limit, limit >= 1))
-    results.append(Result("the Warehouse never lowers the hand limit", model is None,
-                          {} if model is None else {"hand_limit": options.hand_limit,
-                                                    "warehouse_hand_limit": options.warehouse_hand_limit}))
+    results.append(
+        Result(
+            "the Warehouse never lowers the hand limit",
+            model is None,
+            {}
+            if model is None
+            else {"hand_limit": options.hand_limit, "warehouse_hand_limit": options.warehouse_hand_limit},
+        )
+    )
     c = z3.Int("pub_vp")
     solver = z3.Solver()
     solver.add(c >= 1, c <= options.pub_max_vp * 2)
     model = _check(solver, c * options.pub_vp_price >= c)
-    results.append(Result("Pub VP cost at least 1 ruble each", model is None,
-                          {} if model is None else {"vp": model[c].as_long(), "pub_vp_price": options.pub_vp_price}))
+    results.append(
+        Result(
+            "Pub VP cost at least 1 ruble each",
+            model is None,
+            {} if model is None else {"vp": model[c].as_long(), "pub_vp_price": options.pub_vp_price},
+        )
+    )
     return results
 
 
 # ------------------------------------------------------------------------- counterexamples as records
-def sp_purchase_record(game: type[Game], options: Any, tags: dict[str, str], values: dict[str, Any],
-                       out_dir: Path, prop: str, attempts: int = 400) -> tuple[Path | None, str]:
+def sp_purchase_record(
+    game: type[Game],
+    options: Any,
+    tags: dict[str, str],
+    values: dict[str, Any],
+    out_dir: Path,
+    prop: str,
+    attempts: int = 400,
+) -> tuple[Path | None, str]:
     """Play random legal games until the counterexample's purchase (same card, target, row, copies owned, Carpenter
     Workshop / Gold Smelter) is legal, write the game up to that purchase, and judge the record."""
     from referee.record import NameRef
@@ -370,10 +475,13 @@ def sp_purchase_record(game: type[Game], options: Any, tags: dict[str, str], val
         else:
             lower = False
         owned = state.p[seat].owned
-        return (lower == values["from_lower"] and owned.get(values["card"], 0) == values["owned"]
-                and owned.get("Carpenter Workshop", 0) == values["carpenter_workshop"]
-                and owned.get("Gold Smelter", 0) == values["gold_smelter"]
-                and action.price == values["price"])
+        return (
+            lower == values["from_lower"]
+            and owned.get(values["card"], 0) == values["owned"]
+            and owned.get("Carpenter Workshop", 0) == values["carpenter_workshop"]
+            and owned.get("Gold Smelter", 0) == values["gold_smelter"]
+            and action.price == values["price"]
+        )
 
     players = ["Anna", "Boris"]
     for seed in range(attempts):
@@ -393,17 +501,23 @@ def sp_purchase_record(game: type[Game], options: Any, tags: dict[str, str], val
             lines.append(statement_text(statement))
         if not found:
             continue
-        record_tags = {"Game": game.title, "Players": ", ".join(players), **tags,
-                       "Event": f"referee prove: counterexample to '{prop}'"}
+        record_tags = {
+            "Game": game.title,
+            "Players": ", ".join(players),
+            **tags,
+            "Event": f"referee prove: counterexample to '{prop}'",
+        }
         shown = ", ".join(f"{k}={v}" for k, v in values.items())
-        text = write_record(record_tags, lines,
-                            [f"counterexample to: {prop}", shown, "the last line is the purchase"])
+        text = write_record(record_tags, lines, [f"counterexample to: {prop}", shown, "the last line is the purchase"])
         out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / f"prove-{game.id}-{hashlib.sha1(text.encode()).hexdigest()[:8]}.rec"
         path.write_text(text, encoding="utf-8")
         (report,) = check_file(path)
-        verdict = report.verdict.value + (f" [{report.error.code}] {report.error.message}" if report.error else
-                                           f" after {report.statements} statements (the purchase is accepted)")
+        verdict = report.verdict.value + (
+            f" [{report.error.code}] {report.error.message}"
+            if report.error
+            else f" after {report.statements} statements (the purchase is accepted)"
+        )
         return path, verdict
     return None, f"no record: the position was not reached in {attempts} random games"
 
@@ -426,12 +540,22 @@ def sj_proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Pat
             covered_cost = z3.Int("covered_cost")
             domain = [z3.Or(chooser == 0, chooser == 1), z3.Or(*[covered_cost == c for c in costs])]
 
-            def run(paths: _Paths, card=card, crane=crane, chooser=chooser, library=library, reductions=reductions,
-                    flags=flags, covered_cost=covered_cost):  # noqa: ANN001
+            def run(
+                paths: _Paths,
+                card=card,
+                crane=crane,
+                chooser=chooser,
+                library=library,
+                reductions=reductions,
+                flags=flags,
+                covered_cost=covered_cost,
+            ):
                 state = SJState(["P", "Q"], options)
                 state.chooser = Sym(chooser, paths)
                 state.role = "builder"
-                state.works = lambda seat, name, covered=None: SymBool(flags.get(name, z3.BoolVal(False)), paths)
+                state.works = lambda seat, building, covered=None, flags=flags, paths=paths: SymBool(
+                    flags.get(building, z3.BoolVal(False)), paths
+                )
                 covered = None
                 if crane:
                     covered = type(card)("covered", True, Sym(covered_cost, paths), 0, 1, "", "")
@@ -440,14 +564,21 @@ def sj_proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Pat
             term = symbolic(run)
             solver = z3.Solver()
             solver.add(*domain)
-            names = {"chooser_is_builder": chooser == 0, "library": library, "reductions": reductions,
-                     **{f"{k} works": v for k, v in flags.items()}}
+            names = {
+                "chooser_is_builder": chooser == 0,
+                "library": library,
+                "reductions": reductions,
+                **{f"{k} works": v for k, v in flags.items()},
+            }
             for claim, which in ((term >= 0, "low"), (term <= card.cost, "high")):
                 model = _check(solver, claim)
                 if model is not None and (low if which == "low" else high) is None:
-                    values = {"card": card.name, "over (Crane)": f"a cost-{model.eval(covered_cost, True)} building"
-                              if crane else "-", **{k: z3.is_true(model.eval(v, True)) for k, v in names.items()},
-                              "cost": model.eval(term, True).as_long()}
+                    values = {
+                        "card": card.name,
+                        "over (Crane)": f"a cost-{model.eval(covered_cost, True)} building" if crane else "-",
+                        **{k: z3.is_true(model.eval(v, True)) for k, v in names.items()},
+                        "cost": model.eval(term, True).as_long(),
+                    }
                     if which == "low":
                         low = values
                     else:
@@ -459,11 +590,14 @@ def sj_proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Pat
     bonus = ["Guild Hall", "City Hall", "Triumphal Arch"]
     for mask in range(1 << len(bonus)):
         for monuments in range(len(MONUMENTS) + 1):
-            city = ["Palace", "Indigo Plant", "Smithy"] + [b for k, b in enumerate(bonus) if mask >> k & 1] \
+            city = (
+                ["Palace", "Indigo Plant", "Smithy"]
+                + [b for k, b in enumerate(bonus) if mask >> k & 1]
                 + list(MONUMENTS[:monuments])
+            )
             tucked = z3.Int("chapel_cards")
 
-            def score(paths: _Paths, city=city, tucked=tucked):  # noqa: ANN001
+            def score(paths: _Paths, city=city, tucked=tucked):
                 state = SJState(["P", "Q"], options)
                 player = state.p[0]
                 player.city = list(city)
@@ -480,10 +614,17 @@ def sj_proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Pat
             solver.add(tucked >= 0)
             model = _check(solver, z3.And(4 * palace <= base, base < 4 * palace + 4))
             if model is not None and failure is None:
-                failure = {"city": " + ".join(city), "chapel_cards": model.eval(tucked, True).as_long(),
-                           "palace": model.eval(palace, True).as_long(), "other VP": model.eval(base, True).as_long()}
-    results.append(Result("Palace bonus = a quarter of the other VP, rounded down (any Chapel count)", failure is None,
-                          failure or {}))
+                failure = {
+                    "city": " + ".join(city),
+                    "chapel_cards": model.eval(tucked, True).as_long(),
+                    "palace": model.eval(palace, True).as_long(),
+                    "other VP": model.eval(base, True).as_long(),
+                }
+    results.append(
+        Result(
+            "Palace bonus = a quarter of the other VP, rounded down (any Chapel count)", failure is None, failure or {}
+        )
+    )
     return results
 
 
@@ -494,13 +635,16 @@ PROVERS: dict[str, Callable[[type[Game], Any, dict[str, str], Path], list[Result
 }
 
 
-def prove(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path = Path("counterexamples")) -> list[Result]:
+def prove(
+    game: type[Game], options: Any, tags: dict[str, str], out_dir: Path = Path("counterexamples")
+) -> list[Result]:
     """Every proof of a game under one set of rule options."""
     return PROVERS[game.id](game, options, tags, out_dir)
 
 
-def targets(game_name: str | None, ruleset: str | None, variant: str | None) -> list[tuple[type[Game], Any, str,
-                                                                                           dict[str, str]]]:
+def targets(
+    game_name: str | None, ruleset: str | None, variant: str | None
+) -> list[tuple[type[Game], Any, str, dict[str, str]]]:
     """(game, options, label, record tags) to prove: one variant, one ruleset, or every ruleset of every game."""
     if variant is not None:
         found = find_variant(variant, Path.cwd())
@@ -528,8 +672,14 @@ def targets(game_name: str | None, ruleset: str | None, variant: str | None) -> 
 @click.option("--game", "game_name", default=None, help="Only this game (default: every game with proofs).")
 @click.option("--ruleset", "-r", default=None, help="Only this ruleset (default: every ruleset).")
 @click.option("--variant", default=None, help="Prove the rules of a house-rule variant (registered name or file).")
-@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), default=Path("counterexamples"),
-              show_default=True, help="Folder for the records showing counterexamples.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("counterexamples"),
+    show_default=True,
+    help="Folder for the records showing counterexamples.",
+)
 def prove_command(game_name: str | None, ruleset: str | None, variant: str | None, output: Path) -> None:
     """Prove the arithmetic rules (prices, upgrade prices, scoring tables) for every value the rules allow.
 
@@ -537,12 +687,13 @@ def prove_command(game_name: str | None, ruleset: str | None, variant: str | Non
     is written to a record file and judged. Exit status: 0 when all are proved, 1 when any counterexample.
     """
     import sys
+
     failed = 0
     try:
         chosen = targets(game_name, ruleset, variant)
-    except Exception as error:  # noqa: BLE001 - a bad name: a usage error
+    except Exception as error:
         message = getattr(error, "message", str(error))
-        raise click.BadParameter(message)
+        raise click.BadParameter(message) from None
     for game, options, label, tags in chosen:
         click.echo(f"{game.title} ({label})")
         for result in prove(game, options, tags, output):
@@ -553,4 +704,4 @@ def prove_command(game_name: str | None, ruleset: str | None, variant: str | Non
     sys.exit(1 if failed else 0)
 
 
-__all__ = ["prove", "prove_command", "Result", "symbolic", "Sym", "SymBool", "PROVERS"]
+__all__ = ["PROVERS", "Result", "Sym", "SymBool", "prove", "prove_command", "symbolic"]

@@ -4,10 +4,11 @@ Enable it with ``--referee-records`` on the command line or ``referee_records = 
 and point pytest at record folders (``pytest records/``). A game passes when it is judged valid or unfinished, or
 exactly as its ``[Expect "VERDICT CODE LINE"]`` tag states.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -16,8 +17,12 @@ from referee.replay import GameReport, check_file
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("referee")
-    group.addoption("--referee-records", action="store_true", default=False,
-                    help="collect *.rec game records as tests, one per game")
+    group.addoption(
+        "--referee-records",
+        action="store_true",
+        default=False,
+        help="collect *.rec game records as tests, one per game",
+    )
     parser.addini("referee_records", type="bool", default=False, help="collect *.rec game records as tests")
 
 
@@ -25,14 +30,14 @@ def _enabled(config: pytest.Config) -> bool:
     return bool(config.getoption("referee_records") or config.getini("referee_records"))
 
 
-def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> "RecordFile | None":
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> RecordFile | None:
     if file_path.suffix == ".rec" and _enabled(parent.config):
         return RecordFile.from_parent(parent, path=file_path)
     return None
 
 
 class RecordFile(pytest.File):
-    def collect(self) -> Iterator["RecordItem"]:
+    def collect(self) -> Iterator[RecordItem]:
         for report in check_file(self.path):
             yield RecordItem.from_parent(self, name=f"game{report.index}", report=report)
 
@@ -55,8 +60,10 @@ class RecordItem(pytest.Item):
             report = self.report
             text = f"{report.file} game {report.index}: judged {report.verdict.value}"
             if report.error is not None:
-                text += f" at line {report.error.line}, column {report.error.column} [{report.error.code}]: " \
-                        f"{report.error.message}"
+                text += (
+                    f" at line {report.error.line}, column {report.error.column} [{report.error.code}]: "
+                    f"{report.error.message}"
+                )
             if report.expectation is not None:
                 text += f"\nexpected: {report.expectation}"
             return text

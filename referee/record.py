@@ -5,15 +5,16 @@ with the game's LALR grammar and an embedded transformer, so no parse tree is ev
 is parsed once: game logs repeat the same lines ("Anna: pass") thousands of times, and the cache turns those into a
 dictionary look-up. Parsing lazily, line by line, is also what lets the replay loop report problems in file order.
 """
+
 from __future__ import annotations
 
 import dataclasses
 import difflib
 import functools
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -93,8 +94,9 @@ def parse_tag(text: str, line: int) -> Tag:
     """Parse one ``[Name "value"]`` line, or raise a located ``bad-tag`` error."""
     read = _read_tag(text)
     if isinstance(read, int):
-        raise malformed(RecordCode.BAD_TAG, 'a tag line must read [Name "value"] (value in double quotes)',
-                        read).at(line)
+        raise malformed(RecordCode.BAD_TAG, 'a tag line must read [Name "value"] (value in double quotes)', read).at(
+            line
+        )
     name, value, column = read
     return Tag(name, value, line, column)
 
@@ -168,7 +170,8 @@ def split_games(text: str, file: str = "<string>") -> list[GameRecord]:
                     RecordCode.BODY_BEFORE_TAGS,
                     "a statement appears before the first tag section; every game starts with "
                     '[Game "..."] and [Players "..."]',
-                    len(raw) - len(raw.lstrip()) + 1).at(number)
+                    len(raw) - len(raw.lstrip()) + 1,
+                ).at(number)
             orphan.body.append((number, raw))
             continue
         current.body.append((number, raw))
@@ -203,12 +206,34 @@ class Pieces:
     actor: tuple[str, Callable[[NameRef, object], object]] | None = None
 
 
-PLAIN_PLAYER = re.compile(r"\w[\w.\-]*")   # as PLAYER_NAME in grammar/common.lark
+PLAIN_PLAYER = re.compile(r"\w[\w.\-]*")  # as PLAYER_NAME in grammar/common.lark
 
 
 # Words that open a statement in some game: a player with such a name is written in quotes.
-RESERVED_WORDS = frozenset("""tokens round deal score final worker workers building buildings aristocrat aristocrats
-upgrade upgrades governor hand tile place skyscraper play win""".split())
+RESERVED_WORDS = frozenset(
+    [
+        "tokens",
+        "round",
+        "deal",
+        "score",
+        "final",
+        "worker",
+        "workers",
+        "building",
+        "buildings",
+        "aristocrat",
+        "aristocrats",
+        "upgrade",
+        "upgrades",
+        "governor",
+        "hand",
+        "tile",
+        "place",
+        "skyscraper",
+        "play",
+        "win",
+    ]
+)
 
 
 def quote_player(name: str) -> str:
@@ -245,14 +270,27 @@ class LineParser:
 
     CACHE_LIMIT = 200_000
 
-    def __init__(self, grammar_file: str, transformer_factory: Callable[[], Transformer],
-                 terminal_words: dict[str, str], examples: Iterable[SyntaxExample] = (),
-                 pieces: Pieces | None = None) -> None:
+    def __init__(
+        self,
+        grammar_file: str,
+        transformer_factory: Callable[[], Transformer],
+        terminal_words: dict[str, str],
+        examples: Iterable[SyntaxExample] = (),
+        pieces: Pieces | None = None,
+    ) -> None:
         starts = ["start"]
         if pieces is not None:
-            starts += sorted({rule for rule, _ in pieces.lists.values()} | ({pieces.actor[0]} if pieces.actor else set()))
-        self._lark = Lark.open(str(grammar_path(grammar_file)), parser="lalr", transformer=transformer_factory(),
-                               maybe_placeholders=False, propagate_positions=False, start=starts)
+            starts += sorted(
+                {rule for rule, _ in pieces.lists.values()} | ({pieces.actor[0]} if pieces.actor else set())
+            )
+        self._lark = Lark.open(
+            str(grammar_path(grammar_file)),
+            parser="lalr",
+            transformer=transformer_factory(),
+            maybe_placeholders=False,
+            propagate_positions=False,
+            start=starts,
+        )
         self._terminal_words = terminal_words
         self._examples = list(examples)
         self._pieces = pieces
@@ -272,7 +310,7 @@ class LineParser:
         result = self._by_pieces(text) if self._pieces is not None else None
         if result is None:
             result = self.parse_whole(text)
-            if isinstance(result, Tree) and not result.children:   # a blank or comment-only line
+            if isinstance(result, Tree) and not result.children:  # a blank or comment-only line
                 result = None
         if len(self._cache) >= self.CACHE_LIMIT:
             self._cache.clear()
@@ -308,7 +346,7 @@ class LineParser:
         if found is None:
             try:
                 found = self._lark.parse(text, start=rule)
-            except Exception:  # noqa: BLE001 - any problem: the whole line is parsed again for the error
+            except Exception:
                 found = _FAILED
             if len(self._piece_cache) >= self.CACHE_LIMIT:
                 self._piece_cache.clear()
@@ -328,7 +366,7 @@ class LineParser:
         if '"' in text:
             return None
         if "#" in text:
-            text = text[:text.index("#")]
+            text = text[: text.index("#")]
         head, colon, rest = text.partition(":")
         if not colon:
             return None
@@ -366,18 +404,22 @@ class LineParser:
         kind, lead = RecordCode.SYNTAX, "cannot read this line"
         for example in self._examples:
             try:
-                matched = error.match_examples(lambda line: self._lark.parse(line, start="start"), {example.kind: list(example.lines)},
-                                               use_accepts=True)
-            except Exception:  # noqa: BLE001 - a failed classification only loses the label
+                matched = error.match_examples(
+                    lambda line: self._lark.parse(line, start="start"),
+                    {example.kind: list(example.lines)},
+                    use_accepts=True,
+                )
+            except Exception:
                 matched = None
             if matched is not None:
                 kind, lead = example.kind, example.message
                 break
         column = getattr(error, "column", None)
-        if isinstance(error, UnexpectedEOF) or column in (None, -1):
-            column = content_end(text)
-            found = "the end of the line"
-        elif isinstance(error, UnexpectedToken) and error.token.type == "$END":
+        if (
+            isinstance(error, UnexpectedEOF)
+            or column in (None, -1)
+            or (isinstance(error, UnexpectedToken) and error.token.type == "$END")
+        ):
             column = content_end(text)
             found = "the end of the line"
         elif isinstance(error, UnexpectedToken):
@@ -398,8 +440,13 @@ class LineParser:
             names = set(error.allowed or ())
         elif isinstance(error, UnexpectedEOF):
             names = set(error.expected)
-        words = sorted({self._terminal_words.get(name, name.lower().strip("_")) for name in names
-                        if name not in ("$END", "WS", "COMMENT") and not name.startswith("__ANON")})
+        words = sorted(
+            {
+                self._terminal_words.get(name, name.lower().strip("_"))
+                for name in names
+                if name not in ("$END", "WS", "COMMENT") and not name.startswith("__ANON")
+            }
+        )
         if "$END" in names:
             words.append("the end of the line")
         if not words:

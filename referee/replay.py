@@ -1,10 +1,12 @@
 """The one replay loop: judge every game of a record, statement by statement, in file order."""
+
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from referee.errors import RecordCode, RefereeError, Verdict, illegal, malformed
 from referee.game import Game, GameState, Outcome
@@ -22,7 +24,7 @@ class Expectation:
     line: int | None = None
 
     @classmethod
-    def parse(cls, text: str) -> "Expectation | None":
+    def parse(cls, text: str) -> Expectation | None:
         words = text.split()
         if not words:
             return None
@@ -66,9 +68,7 @@ class GameReport:
             return False
         if exp.code is not None and (self.error is None or self.error.code != exp.code):
             return False
-        if exp.line is not None and (self.error is None or self.error.line != exp.line):
-            return False
-        return True
+        return not (exp.line is not None and (self.error is None or self.error.line != exp.line))
 
     @property
     def ok(self) -> bool:
@@ -82,12 +82,21 @@ class GameReport:
         error = self.error
         outcome = self.outcome
         data: dict[str, Any] = {
-            "file": self.file, "index": self.index, "game": self.game, "verdict": self.verdict.value,
-            "line": error.line if error else None, "column": error.column if error else None,
-            "code": error.code if error else None, "message": error.message if error else None,
-            "scores": outcome.scores if outcome else None, "winners": outcome.winners if outcome else None,
+            "file": self.file,
+            "index": self.index,
+            "game": self.game,
+            "verdict": self.verdict.value,
+            "line": error.line if error else None,
+            "column": error.column if error else None,
+            "code": error.code if error else None,
+            "message": error.message if error else None,
+            "scores": outcome.scores if outcome else None,
+            "winners": outcome.winners if outcome else None,
             "tiebreak": outcome.tiebreak if outcome else None,
-            "players": self.players, "ruleset": self.ruleset, "first_line": self.line, "statements": self.statements,
+            "players": self.players,
+            "ruleset": self.ruleset,
+            "first_line": self.line,
+            "statements": self.statements,
             "tags": self.tags,
         }
         if error is not None:
@@ -106,34 +115,54 @@ def _tag_error(record: GameRecord, name: str, kind: RecordCode, message: str) ->
     return error.at(tag.line if tag else record.first_line)
 
 
-def setup(record: GameRecord, base_dir: Path | None = None,
-          house_rule: Variant | None = None) -> tuple[type[Game], GameState, str]:
+def setup(
+    record: GameRecord, base_dir: Path | None = None, house_rule: Variant | None = None
+) -> tuple[type[Game], GameState, str]:
     """Read the tag section: the game, the players, the rule options. Raises a located RefereeError."""
     if record.envelope_error is not None:
         raise record.envelope_error
     game_name, players_text = record.tag("Game"), record.tag("Players")
     missing = [name for name, value in (("Game", game_name), ("Players", players_text)) if value is None]
     if missing:
-        raise malformed(RecordCode.MISSING_TAG, f"the required tag(s) {' and '.join(missing)} are missing "
-                        '(a game starts with [Game "..."] and [Players "..."])').at(record.first_line)
+        raise malformed(
+            RecordCode.MISSING_TAG,
+            f"the required tag(s) {' and '.join(missing)} are missing "
+            '(a game starts with [Game "..."] and [Players "..."])',
+        ).at(record.first_line)
     game = find_game(game_name or "")
     if game is None:
-        raise _tag_error(record, "Game", RecordCode.UNKNOWN_GAME, f"unknown game '{game_name}' (games: "
-                         + ", ".join(g.title for g in GAMES.values()) + ")")
+        raise _tag_error(
+            record,
+            "Game",
+            RecordCode.UNKNOWN_GAME,
+            f"unknown game '{game_name}' (games: " + ", ".join(g.title for g in GAMES.values()) + ")",
+        )
     players = [name.strip() for name in (players_text or "").split(",")]
     if any(not name for name in players) or len(set(players)) != len(players):
-        raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS,
-                         "the Players tag lists every player once, comma-separated, in seat order")
+        raise _tag_error(
+            record,
+            "Players",
+            RecordCode.BAD_PLAYERS,
+            "the Players tag lists every player once, comma-separated, in seat order",
+        )
     if not game.min_players <= len(players) <= game.max_players:
-        raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS,
-                         f"{game.title} is played by {game.min_players} to {game.max_players} players, "
-                         f"not {len(players)}")
+        raise _tag_error(
+            record,
+            "Players",
+            RecordCode.BAD_PLAYERS,
+            f"{game.title} is played by {game.min_players} to {game.max_players} players, not {len(players)}",
+        )
     result = record.tag_entry("Result")
     if result is not None:
         unknown = [name for name in _claimed_winners(result.value) if name not in players]
         if unknown:
-            raise _tag_error(record, "Result", RecordCode.UNKNOWN_PLAYER, f"the Result tag names '{unknown[0]}', who "
-                             f"is not a player of this game (Players: {', '.join(players)})")
+            raise _tag_error(
+                record,
+                "Result",
+                RecordCode.UNKNOWN_PLAYER,
+                f"the Result tag names '{unknown[0]}', who "
+                f"is not a player of this game (Players: {', '.join(players)})",
+            )
     try:
         options, label = resolve_options(game, record.tag("Ruleset"), record.tag("Variant"), base_dir)
         if house_rule is not None and find_game(house_rule.game) is game:
@@ -141,7 +170,7 @@ def setup(record: GameRecord, base_dir: Path | None = None,
             label += f" + {house_rule.name}"
     except RefereeError as error:
         tag = "Variant" if error.kind in (RecordCode.UNKNOWN_VARIANT, RecordCode.BAD_VARIANT) else "Ruleset"
-        raise _tag_error(record, tag, error.kind, error.message)
+        raise _tag_error(record, tag, error.kind, error.message) from None
     return game, game.new_state(players, options), label
 
 
@@ -149,8 +178,9 @@ def judge(record: GameRecord, base_dir: Path | None = None, house_rule: Variant 
     """Replay one game against the rules and say what it is."""
     tags = {name: tag.value for name, tag in record.tags.items()}
     expectation = Expectation.parse(record.tag("Expect") or "")
-    report = GameReport(record.file, record.index, record.first_line, None, Verdict.VALID, tags=tags,
-                        expectation=expectation)
+    report = GameReport(
+        record.file, record.index, record.first_line, None, Verdict.VALID, tags=tags, expectation=expectation
+    )
     try:
         game, state, report.ruleset = setup(record, base_dir, house_rule)
     except RefereeError as error:
@@ -171,9 +201,11 @@ def judge(record: GameRecord, base_dir: Path | None = None, house_rule: Variant 
             except RefereeError as error:
                 error.line = number
                 raise
-            except Exception as exc:  # noqa: BLE001 - a referee bug must not stop a bulk check of other games
-                raise malformed(RecordCode.INTERNAL, f"the referee failed here ({type(exc).__name__}: {exc}); "
-                                "the games after this one are still judged").at(number) from exc
+            except Exception as exc:
+                raise malformed(
+                    RecordCode.INTERNAL,
+                    f"the referee failed here ({type(exc).__name__}: {exc}); the games after this one are still judged",
+                ).at(number) from exc
             if not result_checked and state.settled():
                 # The Result tag (read first) becomes checkable the moment the outcome is settled: in reading
                 # order it comes before any later statement.
@@ -204,12 +236,16 @@ def _check_result_tag(record: GameRecord, outcome: Outcome) -> None:
     tag = record.tag_entry("Result")
     claimed = set(_claimed_winners(tag.value)) if tag is not None else set()
     if tag is not None and claimed and claimed != set(outcome.winners):
-        raise illegal(RecordCode.RESULT_MISMATCH, f"the Result tag names {', '.join(sorted(claimed))}; the game was "
-                      f"won by {', '.join(outcome.winners)}", tag.column).at(tag.line)
+        raise illegal(
+            RecordCode.RESULT_MISMATCH,
+            f"the Result tag names {', '.join(sorted(claimed))}; the game was won by {', '.join(outcome.winners)}",
+            tag.column,
+        ).at(tag.line)
 
 
-def check_text(text: str, file: str = "<string>", base_dir: Path | None = None,
-               house_rule: Variant | None = None) -> list[GameReport]:
+def check_text(
+    text: str, file: str = "<string>", base_dir: Path | None = None, house_rule: Variant | None = None
+) -> list[GameReport]:
     """Judge every game of a record text (under an extra house rule, when given)."""
     return [judge(record, base_dir, house_rule) for record in split_games(text, file)]
 

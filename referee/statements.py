@@ -1,5 +1,6 @@
 """Statements every game shares — the round checkpoint and the final claim — and the transformer rules that build
 them, so each game's grammar transformer only adds its own statements."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -50,4 +51,5 @@ class CommonStatements(Transformer):
 
 def final_text(claim: FinalClaim) -> str:
     from referee.record import quote_player
+
     return "final: " + ", ".join(f"{quote_player(e.player.name)} {e.vp}" for e in claim.entries)

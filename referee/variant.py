@@ -12,6 +12,7 @@ A variant file::
 Registered variants are the ``*.toml`` files shipped in ``referee/variants/``; a record's ``Variant`` tag names one of
 them or gives a path relative to the record file.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -41,14 +42,20 @@ def load_variant(path: Path) -> Variant:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
-        raise malformed(RecordCode.UNKNOWN_VARIANT, f"cannot read variant file {path}: {exc}")
+        raise malformed(RecordCode.UNKNOWN_VARIANT, f"cannot read variant file {path}: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
-        raise malformed(RecordCode.BAD_VARIANT, f"variant file {path} is not valid TOML: {exc}")
+        raise malformed(RecordCode.BAD_VARIANT, f"variant file {path} is not valid TOML: {exc}") from exc
     options = data.get("options", {})
     if not isinstance(options, dict) or "game" not in data:
         raise malformed(RecordCode.BAD_VARIANT, f"variant file {path} needs 'game' and an [options] table")
-    return Variant(str(data.get("name", path.stem)), str(data["game"]), data.get("ruleset"),
-                   str(data.get("description", "")), options, path)
+    return Variant(
+        str(data.get("name", path.stem)),
+        str(data["game"]),
+        data.get("ruleset"),
+        str(data.get("description", "")),
+        options,
+        path,
+    )
 
 
 def registered_variants() -> dict[str, Variant]:
@@ -70,8 +77,10 @@ def find_variant(reference: str, base_dir: Path | None = None) -> Variant:
     if candidate.is_file():
         return load_variant(candidate)
     known = ", ".join(sorted(registered_variants())) or "none"
-    raise malformed(RecordCode.UNKNOWN_VARIANT, f"no variant '{reference}' (registered: {known}; "
-                    "or give a path relative to the record file)")
+    raise malformed(
+        RecordCode.UNKNOWN_VARIANT,
+        f"no variant '{reference}' (registered: {known}; or give a path relative to the record file)",
+    )
 
 
 def apply_variant(game: type[Game], base: Any, variant: Variant, keep_ruleset: bool = False) -> Any:
@@ -85,32 +94,40 @@ def apply_variant(game: type[Game], base: Any, variant: Variant, keep_ruleset: b
     if variant.ruleset is not None and not keep_ruleset:
         ruleset = game.ruleset(variant.ruleset)
         if ruleset is None:
-            raise malformed(RecordCode.BAD_VARIANT, f"variant '{variant.name}' names unknown ruleset "
-                            f"'{variant.ruleset}'")
+            raise malformed(
+                RecordCode.BAD_VARIANT, f"variant '{variant.name}' names unknown ruleset '{variant.ruleset}'"
+            )
         base = ruleset
     fields = {f.name: f for f in dataclasses.fields(game.options_type)}
     changes: dict[str, Any] = {}
     for name, value in variant.options.items():
         if name not in fields:
-            raise malformed(RecordCode.BAD_VARIANT, f"variant '{variant.name}': no rule option '{name}' in "
-                            f"{game.title} (see 'referee options {game.id}')")
+            raise malformed(
+                RecordCode.BAD_VARIANT,
+                f"variant '{variant.name}': no rule option '{name}' in {game.title} (see 'referee options {game.id}')",
+            )
         default = getattr(base, name)
         if isinstance(default, tuple) and isinstance(value, list):
             value = tuple(value)
         if type(value) is not type(default):
-            raise malformed(RecordCode.BAD_VARIANT, f"variant '{variant.name}': option '{name}' takes "
-                            f"{type(default).__name__}, got {value!r}")
+            raise malformed(
+                RecordCode.BAD_VARIANT,
+                f"variant '{variant.name}': option '{name}' takes {type(default).__name__}, got {value!r}",
+            )
         changes[name] = value
     return dataclasses.replace(base, **changes)
 
 
-def resolve_options(game: type[Game], ruleset: str | None, variant: str | None,
-                    base_dir: Path | None = None) -> tuple[Any, str]:
+def resolve_options(
+    game: type[Game], ruleset: str | None, variant: str | None, base_dir: Path | None = None
+) -> tuple[Any, str]:
     """Options for a game from its Ruleset and Variant tags, and a label naming them."""
     options = game.ruleset(ruleset)
     if options is None:
-        raise malformed(RecordCode.UNKNOWN_RULESET, f"{game.title} has no ruleset '{ruleset}' "
-                        f"(rulesets: {', '.join(game.rulesets)})")
+        raise malformed(
+            RecordCode.UNKNOWN_RULESET,
+            f"{game.title} has no ruleset '{ruleset}' (rulesets: {', '.join(game.rulesets)})",
+        )
     label = ruleset or game.default_ruleset
     if variant:
         found = find_variant(variant, base_dir)
@@ -119,5 +136,12 @@ def resolve_options(game: type[Game], ruleset: str | None, variant: str | None,
     return options, label
 
 
-__all__ = ["Variant", "load_variant", "find_variant", "apply_variant", "resolve_options", "registered_variants",
-           "RefereeError"]
+__all__ = [
+    "RefereeError",
+    "Variant",
+    "apply_variant",
+    "find_variant",
+    "load_variant",
+    "registered_variants",
+    "resolve_options",
+]

@@ -5,6 +5,7 @@ Two ways to set up a position:
   ``marked_line`` gives its exact number;
 - ``new_state`` / ``acting`` / ``give``: an ``SPState`` driven (or mutated) directly, for focused arithmetic.
 """
+
 from __future__ import annotations
 
 import textwrap
@@ -73,7 +74,7 @@ def run(state: SPState, text: str) -> SPState:
     """Apply every non-blank line of ``text``."""
     for line in textwrap.dedent(text).splitlines():
         if not line.strip() or line.strip().startswith("#"):
-            continue                     # the replay skips these lines before parsing
+            continue  # the replay skips these lines before parsing
         state.apply(parse(line))
     return state
 
@@ -108,8 +109,14 @@ def give(state: SPState, seat: int, *names: str, hand: bool = False) -> None:
             player.owned[name] += 1
 
 
-def acting(state: SPState, phase: str, upper: tuple[str, ...] = (), lower: tuple[str, ...] = (), to_act: int = 0,
-           round_: int = 2) -> SPState:
+def acting(
+    state: SPState,
+    phase: str,
+    upper: tuple[str, ...] = (),
+    lower: tuple[str, ...] = (),
+    to_act: int = 0,
+    round_: int = 2,
+) -> SPState:
     """Jump to the action stage of ``phase`` in round ``round_`` with the given display."""
     state.round = round_
     state.phase_index = PHASES.index(phase)
@@ -148,8 +155,9 @@ def marked_line(text: str, marker: str = "#!") -> int:
     return hits[0]
 
 
-def assert_verdict(body: str, verdict: Verdict, code: str | None = None, players: str = "Anna, Boris",
-                   **tags: str) -> GameReport:
+def assert_verdict(
+    body: str, verdict: Verdict, code: str | None = None, players: str = "Anna, Boris", **tags: str
+) -> GameReport:
     """Judge ``body``; the verdict and code must match, and the error must be on the line marked ``#!``."""
     report = judge(body, players, **tags)
     got = (report.verdict, report.error.code if report.error else None, report.error.line if report.error else None)

@@ -1,4 +1,5 @@
 """The command line: exit codes, output formats, never touching a user's file."""
+
 from __future__ import annotations
 
 import json
@@ -56,7 +57,12 @@ def test_check_exit_1_on_illegal_and_jsonl_fields(tmp_path: Path) -> None:
     for key in ("file", "index", "game", "verdict", "line", "column", "code", "message", "scores", "winners"):
         assert key in row
     assert (row["verdict"], row["code"], row["line"], row["column"], row["index"]) == (
-        "illegal", "price-mismatch", 8, 27, 1)
+        "illegal",
+        "price-mismatch",
+        8,
+        27,
+        1,
+    )
     assert row["alternatives"] and row["state"]
 
 
@@ -84,8 +90,11 @@ def test_check_usage_errors_exit_2(tmp_path: Path) -> None:
 
 def test_expect_tag_counts_as_ok_unless_ignored(tmp_path: Path) -> None:
     path = tmp_path / "expected.rec"
-    path.write_text(HEAD + '[Expect "illegal price-mismatch 8"]\n'
-                    + OPENING.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3"))
+    path.write_text(
+        HEAD
+        + '[Expect "illegal price-mismatch 8"]\n'
+        + OPENING.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3")
+    )
     assert run("check", str(path)).exit_code == 1  # line 9 now: the Expect tag shifted it
     path.write_text(path.read_text().replace("price-mismatch 8", "price-mismatch 9"))
     assert run("check", str(path)).exit_code == 0
@@ -121,6 +130,7 @@ def test_explain_shows_state_and_legal_actions(tmp_path: Path) -> None:
 def test_options_lists_every_rule_option() -> None:
     from referee.game import option_docs
     from referee.saint_petersburg.options import SPOptions
+
     out = run("options", "saint-petersburg").output
     for name, _, _ in option_docs(SPOptions):
         assert name in out

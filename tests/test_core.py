@@ -1,4 +1,5 @@
 """The game-agnostic core: files, games, tags, verdicts, expectations, error catalogue, variants."""
+
 from __future__ import annotations
 
 import random
@@ -47,8 +48,9 @@ def test_many_games_per_file_each_judged_on_its_own() -> None:
 
 
 def test_bom_crlf_comments_and_indentation_are_accepted() -> None:
-    text = "\ufeff" + (HEAD + "# a comment\n" + "\n".join("   " + line + "  # note" for line in OPENING.splitlines())
-                       ).replace("\n", "\r\n")
+    text = "\ufeff" + (
+        HEAD + "# a comment\n" + "\n".join("   " + line + "  # note" for line in OPENING.splitlines())
+    ).replace("\n", "\r\n")
     path_free = check_text(text)
     assert path_free[0].verdict is Verdict.UNFINISHED
 
@@ -75,7 +77,8 @@ def test_file_order_illegal_line_beats_later_syntax_error() -> None:
 
 def test_file_order_syntax_error_before_illegal_line() -> None:
     text = HEAD + OPENING.replace("Boris: buy Gold Miner for 4", "Boris buy Gold Miner").replace(
-        "Anna: buy Lumberjack for 3", "Anna: buy Lumberjack for 2")
+        "Anna: buy Lumberjack for 3", "Anna: buy Lumberjack for 2"
+    )
     report = one(text)
     assert report.verdict is Verdict.MALFORMED
     assert (report.error.code, report.error.line, report.error.column) == ("missing-colon", 8, 7)
@@ -96,21 +99,24 @@ def test_unknown_player_is_malformed() -> None:
 
 
 def test_quoted_player_names_with_spaces() -> None:
-    text = ('[Game "saint-petersburg"]\n[Players "Anna K., Boris"]\n'
-            + OPENING.replace("Anna:", '"Anna K.":').replace("tokens: Anna", 'tokens: "Anna K."')
-            .replace("score: Anna", 'score: "Anna K."'))
+    text = '[Game "saint-petersburg"]\n[Players "Anna K., Boris"]\n' + OPENING.replace("Anna:", '"Anna K.":').replace(
+        "tokens: Anna", 'tokens: "Anna K."'
+    ).replace("score: Anna", 'score: "Anna K."')
     assert one(text).verdict is Verdict.UNFINISHED
 
 
-@pytest.mark.parametrize("tags, code", [
-    ('[Players "Anna, Boris"]\n', "missing-tag"),
-    ('[Game "Chess"]\n[Players "Anna, Boris"]\n', "unknown-game"),
-    ('[Game "Saint Petersburg"]\n[Players "Anna"]\n', "bad-players"),
-    ('[Game "Saint Petersburg"]\n[Players "Anna, Anna"]\n', "bad-players"),
-    ('[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Ruleset "3rd edition"]\n', "unknown-ruleset"),
-    ('[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Variant "no-such-variant"]\n', "unknown-variant"),
-    ('[Game "Saint Petersburg"]\n[Players Anna]\n', "bad-tag"),
-])
+@pytest.mark.parametrize(
+    "tags, code",
+    [
+        ('[Players "Anna, Boris"]\n', "missing-tag"),
+        ('[Game "Chess"]\n[Players "Anna, Boris"]\n', "unknown-game"),
+        ('[Game "Saint Petersburg"]\n[Players "Anna"]\n', "bad-players"),
+        ('[Game "Saint Petersburg"]\n[Players "Anna, Anna"]\n', "bad-players"),
+        ('[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Ruleset "3rd edition"]\n', "unknown-ruleset"),
+        ('[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Variant "no-such-variant"]\n', "unknown-variant"),
+        ('[Game "Saint Petersburg"]\n[Players Anna]\n', "bad-tag"),
+    ],
+)
 def test_envelope_errors_are_malformed(tags: str, code: str) -> None:
     report = one(tags + OPENING)
     assert report.verdict is Verdict.MALFORMED
@@ -143,7 +149,8 @@ def test_expectation_tag_is_parsed_and_compared() -> None:
     assert Expectation.parse("illegal not-your-turn 14") == Expectation(Verdict.ILLEGAL, "not-your-turn", 14)
     assert Expectation.parse("valid") == Expectation(Verdict.VALID)
     broken = HEAD.replace("]\n", ']\n[Expect "illegal not-your-turn 9"]\n', 1) + OPENING.replace(
-        "Boris: buy Gold Miner", "Anna: buy Gold Miner")
+        "Boris: buy Gold Miner", "Anna: buy Gold Miner"
+    )
     report = one(broken)
     assert report.verdict is Verdict.ILLEGAL and report.expectation_met and report.ok
     wrong_line = broken.replace("not-your-turn 9", "not-your-turn 10")
@@ -188,8 +195,9 @@ def test_result_tag_naming_a_non_player_is_malformed_at_the_tag() -> None:
 
 
 def test_a_player_named_like_a_statement_keyword_needs_no_quotes() -> None:
-    text = ('[Game "Saint Petersburg"]\n[Players "Deal, Final"]\n'
-            + OPENING.replace("Anna", "Deal").replace("Boris", "Final"))
+    text = '[Game "Saint Petersburg"]\n[Players "Deal, Final"]\n' + OPENING.replace("Anna", "Deal").replace(
+        "Boris", "Final"
+    )
     report = one(text)
     assert report.verdict is Verdict.UNFINISHED, report.error
 
@@ -197,23 +205,26 @@ def test_a_player_named_like_a_statement_keyword_needs_no_quotes() -> None:
 def test_a_referee_bug_is_reported_for_its_game_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.saint_petersburg.state import SPState
 
-    def broken(self, statement):  # noqa: ANN001
+    def broken(self, statement):
         raise KeyError("boom")
 
     monkeypatch.setattr(SPState, "_apply_deal", broken)
     reports = check_text(HEAD + OPENING + "\n" + HEAD + OPENING)
     assert [(r.verdict, r.error.code, r.error.line) for r in reports] == [
-        (Verdict.MALFORMED, "internal-error", 6), (Verdict.MALFORMED, "internal-error", 18)]
+        (Verdict.MALFORMED, "internal-error", 6),
+        (Verdict.MALFORMED, "internal-error", 18),
+    ]
 
 
 def test_an_unreadable_path_is_reported_not_raised(tmp_path: Path) -> None:
-    report = check_file(tmp_path)      # a folder where a file was expected
+    report = check_file(tmp_path)  # a folder where a file was expected
     assert report[0].verdict is Verdict.MALFORMED and report[0].error.code == "unreadable-file"
 
 
 @pytest.mark.parametrize("game_id", ["saint-petersburg", "san-juan"])
 def test_every_rule_option_is_documented(game_id: str) -> None:
     from referee.game import option_docs
+
     game = find_game(game_id)
     doc = (Path(__file__).parent.parent / "docs" / f"{game_id}.md").read_text(encoding="utf-8")
     missing = [name for name, _, text in option_docs(game.options_type) if f"`{name}`" not in doc or not text]
@@ -222,7 +233,9 @@ def test_every_rule_option_is_documented(game_id: str) -> None:
 
 def test_every_cli_command_and_option_is_documented() -> None:
     import click
+
     from referee.cli import main
+
     doc = (Path(__file__).parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
     for name, command in main.commands.items():
         assert f"`referee {name}" in doc, name
@@ -233,5 +246,6 @@ def test_every_cli_command_and_option_is_documented() -> None:
 
 def test_tag_values_written_by_the_tool_round_trip() -> None:
     from referee.record import parse_tag, tag_line
+
     value = 'Club "Ruble" night \\ final'
     assert parse_tag(tag_line("Event", value), 1).value == value

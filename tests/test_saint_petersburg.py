@@ -1,23 +1,39 @@
 """Saint Petersburg rules: prices, upgrades, turn order, phases, refills, hands, the Observatory, the game end and the
 rule options (rules reference /work/shared/rules/saint-petersburg.md, cited as §N)."""
+
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from sp_helpers import (
+    BUILDING_DEAL,
+    ROUND1_WORKERS,
+    acting,
+    first,
+    fresh,
+    give,
+    illegal,
+    judge,
+    new_state,
+    options,
+    parse,
+    rejects,
+    run,
+    set_deck,
+    unfinished,
+)
 
 from referee.errors import RefereeError, Verdict
 from referee.replay import check_file
 from referee.saint_petersburg.options import FIRST_EDITION, SECOND_EDITION
-from sp_helpers import (
-    BUILDING_DEAL, ROUND1_WORKERS, acting, first, fresh, give, illegal, judge, new_state, options, parse, rejects,
-    run, set_deck, unfinished,
-)
 
 # A whole 2-player round 1 (2nd edition). Anna: 20 rubles, Shepherd, Lumberjack, Author, Pub in hand.
 # Boris: 22 rubles, Gold Miner, Lumberjack, Warehouse. Display after the upgrade deal (all upper):
 # Market, Customs House, Observatory, Market, Firehouse, Hospital, Administrator, Bank.
-ROUND1 = ROUND1_WORKERS + """\
+ROUND1 = (
+    ROUND1_WORKERS
+    + """\
 building phase
 deal: Market, Warehouse, Pub, Customs House, Observatory, Market, Firehouse, Hospital
 Boris: buy Warehouse for 2
@@ -36,6 +52,7 @@ deal: Bank
 Boris: pass
 Anna: pass
 """
+)
 
 
 def card_names(cards):
@@ -53,8 +70,8 @@ class TestPrice:
         s = new_state()
         give(s, 0, "Market", "Market")
         assert s.price(0, s.cards["Market"], False, None) == 3
-        assert s.price(1, s.cards["Market"], False, None) == 5          # only the buyer's own cards count
-        assert s.price(0, s.cards["Customs House"], False, None) == 8   # only the same name counts
+        assert s.price(1, s.cards["Market"], False, None) == 5  # only the buyer's own cards count
+        assert s.price(0, s.cards["Customs House"], False, None) == 8  # only the same name counts
 
     def test_minus_one_from_the_lower_row(self):
         s = new_state()
@@ -65,17 +82,17 @@ class TestPrice:
         give(s, 0, "Carpenter Workshop", "Market", "Author")
         assert s.price(0, s.cards["Customs House"], False, None) == 7
         assert s.price(0, s.cards["Bank"], False, s.cards["Market"]) == 13 - 5 - 1
-        assert s.price(0, s.cards["Administrator"], False, None) == 7          # red: no discount
-        assert s.price(0, s.cards["Shepherd"], False, None) == 5               # green: no discount
+        assert s.price(0, s.cards["Administrator"], False, None) == 7  # red: no discount
+        assert s.price(0, s.cards["Shepherd"], False, None) == 5  # green: no discount
         assert s.price(0, s.cards["Senator"], False, s.cards["Author"]) == 12 - 4
-        assert s.price(1, s.cards["Customs House"], False, None) == 8          # only its owner
+        assert s.price(1, s.cards["Customs House"], False, None) == 8  # only its owner
 
     def test_gold_smelter_red_cards_and_red_upgrades(self):
         s = new_state()
         give(s, 0, "Gold Smelter", "Author", "Market")
         assert s.price(0, s.cards["Administrator"], False, None) == 6
         assert s.price(0, s.cards["Senator"], False, s.cards["Author"]) == 12 - 4 - 1
-        assert s.price(0, s.cards["Customs House"], False, None) == 8          # blue: no discount
+        assert s.price(0, s.cards["Customs House"], False, None) == 8  # blue: no discount
         assert s.price(0, s.cards["Bank"], False, s.cards["Market"]) == 13 - 5
         assert s.price(1, s.cards["Administrator"], False, None) == 7
 
@@ -93,8 +110,8 @@ class TestPrice:
     def test_never_below_one_ruble(self):
         s = new_state()
         give(s, 0, "Market", "Market", "Market", "Market", "Carpenter Workshop", "Academy")
-        assert s.price(0, s.cards["Market"], True, None) == 1                  # 5 - 4 - 1 - 1 = -1
-        assert s.price(0, s.cards["Bank"], False, s.cards["Academy"]) == 1     # 13 - 23
+        assert s.price(0, s.cards["Market"], True, None) == 1  # 5 - 4 - 1 - 1 = -1
+        assert s.price(0, s.cards["Bank"], False, s.cards["Academy"]) == 1  # 13 - 23
         acting(s, "building", lower=("Market",))
         run(s, "Anna: buy Market for 1")
         assert s.p[0].rubles == 24
@@ -149,8 +166,9 @@ class TestPrice:
         assert s.p[0].rubles == 0
 
     def test_price_claim_in_a_record(self):
-        illegal(ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3 #!"),
-                "price-mismatch")
+        illegal(
+            ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3 #!"), "price-mismatch"
+        )
 
     def test_first_edition_prices(self):
         s = new_state(opts=FIRST_EDITION)
@@ -162,11 +180,19 @@ class TestPrice:
 
     def test_first_edition_costs(self):
         s = new_state(opts=FIRST_EDITION)
-        assert [s.cards[n].cost for n in ("Observatory", "Judge", "Mistress of Ceremonies", "Mariinsky Theater")] \
-            == [6, 16, 18, 10]
+        assert [s.cards[n].cost for n in ("Observatory", "Judge", "Mistress of Ceremonies", "Mariinsky Theater")] == [
+            6,
+            16,
+            18,
+            10,
+        ]
         s2 = new_state()
-        assert [s2.cards[n].cost for n in ("Observatory", "Judge", "Mistress of Ceremonies", "Mariinsky Theater")] \
-            == [7, 17, 20, 15]
+        assert [s2.cards[n].cost for n in ("Observatory", "Judge", "Mistress of Ceremonies", "Mariinsky Theater")] == [
+            7,
+            17,
+            20,
+            15,
+        ]
 
 
 # ---------------------------------------------------------------------------------------------- §4 upgrades
@@ -208,7 +234,7 @@ class TestUpgrades:
         s = new_state()
         give(s, 0, "Weaving Mill", "Bank", "Senator")
         acting(s, "upgrade", upper=("Weaving Mill", "Hermitage", "Czarina"))
-        rejects(s, "Anna: buy Weaving Mill over Weaving Mill", "bad-upgrade-target")   # even with the wool symbol
+        rejects(s, "Anna: buy Weaving Mill over Weaving Mill", "bad-upgrade-target")  # even with the wool symbol
         rejects(s, "Anna: buy Hermitage over Bank", "bad-upgrade-target")
         rejects(s, "Anna: buy Czarina over Senator", "bad-upgrade-target")
 
@@ -217,7 +243,7 @@ class TestUpgrades:
         give(s, 0, "Market")
         acting(s, "upgrade", upper=("Bank",))
         rejects(s, "Anna: buy Bank", "upgrade-needs-target")
-        rejects(s, "Anna: buy Bank over Customs House", "bad-upgrade-target")   # not in her area
+        rejects(s, "Anna: buy Bank over Customs House", "bad-upgrade-target")  # not in her area
 
     def test_only_upgrades_displace(self):
         s = new_state()
@@ -265,7 +291,7 @@ class TestUpgrades:
         run(s, "Boris: pass")
         rejects(s, "Anna: play Bank", "upgrade-needs-target")
         give(s, 0, "Market")
-        rejects(s, "Anna: play Bank over Market for 7", "price-mismatch")   # no row discount from the hand
+        rejects(s, "Anna: play Bank over Market for 7", "price-mismatch")  # no row discount from the hand
         run(s, "Anna: play Bank over Market for 8")
         assert card_names(s.p[0].area) == ["Bank"]
 
@@ -273,12 +299,15 @@ class TestUpgrades:
 # ------------------------------------------------------------------------------------------------ §3 turns
 class TestTurnOrder:
     def test_token_holder_acts_first(self):
-        illegal("""\
+        illegal(
+            """\
             tokens: Anna worker aristocrat, Boris building upgrade
             worker phase
             deal: Lumberjack, Gold Miner, Shepherd, Lumberjack
             Boris: buy Shepherd #!
-            """, "not-your-turn")
+            """,
+            "not-your-turn",
+        )
 
     def test_then_clockwise(self):
         s = new_state(3)
@@ -306,24 +335,30 @@ class TestTurnOrder:
         assert s3.holder == {"worker": 1, "upgrade": 1, "building": 2, "aristocrat": 0}
         illegal(ROUND1 + "round 2\nworker phase\nAnna: pass #!\n", "not-your-turn")
 
-    @pytest.mark.parametrize("n,line", [
-        (2, "tokens: Anna worker aristocrat, Boris building upgrade"),
-        (2, "tokens: Anna worker building, Boris aristocrat upgrade"),
-        (3, "tokens: Anna worker, Boris building, Clara aristocrat upgrade"),
-        (3, "tokens: Anna worker upgrade, Boris building, Clara aristocrat"),
-        (4, "tokens: Anna upgrade, Boris worker, Clara building, Dmitri aristocrat"),
-    ])
+    @pytest.mark.parametrize(
+        "n,line",
+        [
+            (2, "tokens: Anna worker aristocrat, Boris building upgrade"),
+            (2, "tokens: Anna worker building, Boris aristocrat upgrade"),
+            (3, "tokens: Anna worker, Boris building, Clara aristocrat upgrade"),
+            (3, "tokens: Anna worker upgrade, Boris building, Clara aristocrat"),
+            (4, "tokens: Anna upgrade, Boris worker, Clara building, Dmitri aristocrat"),
+        ],
+    )
     def test_token_distributions_accepted(self, n, line):
         new_state(n, tokens=line)
 
-    @pytest.mark.parametrize("n,line", [
-        (2, "tokens: Anna worker building aristocrat, Boris upgrade"),
-        (2, "tokens: Anna worker building aristocrat upgrade"),
-        (3, "tokens: Anna worker building, Boris aristocrat upgrade"),
-        (3, "tokens: Anna worker, Boris building, Clara aristocrat"),          # upgrade token missing
-        (4, "tokens: Anna worker building, Boris aristocrat, Clara upgrade"),
-        (4, "tokens: Anna worker, Boris worker, Clara aristocrat, Dmitri upgrade"),   # given twice
-    ])
+    @pytest.mark.parametrize(
+        "n,line",
+        [
+            (2, "tokens: Anna worker building aristocrat, Boris upgrade"),
+            (2, "tokens: Anna worker building aristocrat upgrade"),
+            (3, "tokens: Anna worker building, Boris aristocrat upgrade"),
+            (3, "tokens: Anna worker, Boris building, Clara aristocrat"),  # upgrade token missing
+            (4, "tokens: Anna worker building, Boris aristocrat, Clara upgrade"),
+            (4, "tokens: Anna worker, Boris worker, Clara aristocrat, Dmitri upgrade"),  # given twice
+        ],
+    )
     def test_token_distributions_refused(self, n, line):
         s = SPStateFor(n)
         rejects(s, line, "bad-tokens")
@@ -331,14 +366,18 @@ class TestTurnOrder:
     def test_tokens_required_and_once(self):
         illegal("worker phase #!\n", "tokens-required")
         illegal("round 1\nAnna: pass #!\n", "tokens-required")
-        illegal("""\
+        illegal(
+            """\
             tokens: Anna worker aristocrat, Boris building upgrade
             tokens: Anna worker aristocrat, Boris building upgrade #!
-            """, "misplaced-tokens")
+            """,
+            "misplaced-tokens",
+        )
 
 
-def SPStateFor(n):  # noqa: N802 - a state before its tokens line
+def SPStateFor(n):
     from referee.saint_petersburg.state import SPState
+
     return SPState(["Anna", "Boris", "Clara", "Dmitri"][:n], SECOND_EDITION)
 
 
@@ -357,26 +396,34 @@ Clara: buy Shepherd
 # ------------------------------------------------------------------------------------------------ §3 phases
 class TestPhases:
     def test_phase_ends_after_all_pass_in_a_row(self):
-        illegal(ROUND1_WORKERS + f"""\
+        illegal(
+            ROUND1_WORKERS
+            + f"""\
             building phase
             {BUILDING_DEAL}
             Boris: pass
             Anna: buy Market
             Boris: pass
             aristocrat phase #!
-            """, "phase-not-over")
+            """,
+            "phase-not-over",
+        )
 
     def test_a_non_pass_resets_the_count(self):
-        s = run(new_state(3), ROUND1_3P_WORKERS + "building phase\ndeal: Market, Market, Pub, Pub, Warehouse, "
-                "Academy, Library, Library")
+        s = run(
+            new_state(3),
+            ROUND1_3P_WORKERS + "building phase\ndeal: Market, Market, Pub, Pub, Warehouse, Academy, Library, Library",
+        )
         run(s, "Boris: pass\nClara: pass\nAnna: buy Pub\nBoris: pass\nClara: pass")
         assert s.stage == "acting" and s.passes == 2
-        run(s, "Anna: pass")    # she passed before too: passing is not final, only N in a row end the phase
+        run(s, "Anna: pass")  # she passed before too: passing is not final, only N in a row end the phase
         assert s.stage == "between phases" and s.phase == "aristocrat"
 
     def test_passing_is_not_final(self):
-        s = run(new_state(3), ROUND1_3P_WORKERS + "building phase\ndeal: Market, Market, Pub, Pub, Warehouse, "
-                "Academy, Library, Library")
+        s = run(
+            new_state(3),
+            ROUND1_3P_WORKERS + "building phase\ndeal: Market, Market, Pub, Pub, Warehouse, Academy, Library, Library",
+        )
         run(s, "Boris: pass\nClara: buy Pub\nAnna: pass\nBoris: buy Market")
         assert s.p[1].owned["Market"] == 1
 
@@ -391,8 +438,8 @@ class TestPhases:
     def test_any_card_may_be_bought_in_any_phase(self):
         s = run(fresh(), ROUND1)
         run(s, "round 2\nworker phase\ndeal: none")
-        run(s, "Boris: buy Bank over Warehouse for 10")    # an upgrade, in the worker phase, from the lower row
-        run(s, "Anna: buy Administrator for 6")            # an aristocrat, from the lower row
+        run(s, "Boris: buy Bank over Warehouse for 10")  # an upgrade, in the worker phase, from the lower row
+        run(s, "Anna: buy Administrator for 6")  # an aristocrat, from the lower row
         assert s.p[1].rubles == 22 - 10 and s.p[0].rubles == 20 - 6
 
     def test_round_checkpoint(self):
@@ -403,8 +450,10 @@ class TestPhases:
 
 class TestFirstWorkerPhase:
     def test_second_edition_only_buys(self):
-        body = "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n" \
-               "deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n"
+        body = (
+            "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
+            "deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n"
+        )
         illegal(body + "Anna: take Shepherd #!\n", "must-buy")
         illegal(body + "Anna: pass #!\n", "must-buy")
         s = run(fresh(), body)
@@ -431,12 +480,16 @@ class TestFirstWorkerPhase:
         unfinished(body, Ruleset="1st edition")
         # the display is empty, but the phase ends only after all pass in a row (D7): hand cards can still be played
         illegal(body + "building phase #!\n", "phase-not-over", Ruleset="1st edition")
-        unfinished(body + "Anna: play Shepherd for 5\nBoris: pass\nAnna: pass\nscore: Anna +9R, Boris +3R\n"
-                   "building phase\n", Ruleset="1st edition")
+        unfinished(
+            body + "Anna: play Shepherd for 5\nBoris: pass\nAnna: pass\nscore: Anna +9R, Boris +3R\nbuilding phase\n",
+            Ruleset="1st edition",
+        )
 
     def test_d7_option_first_edition_ends_when_empty(self):
-        body = ("worker phase\ndeal: Lumberjack, Gold Miner, Shepherd, Lumberjack\nAnna: buy Shepherd\n"
-                "Boris: buy Gold Miner\nAnna: buy Lumberjack\nBoris: buy Lumberjack")
+        body = (
+            "worker phase\ndeal: Lumberjack, Gold Miner, Shepherd, Lumberjack\nAnna: buy Shepherd\n"
+            "Boris: buy Gold Miner\nAnna: buy Lumberjack\nBoris: buy Lumberjack"
+        )
         s = run(new_state(opts=first(first_worker_phase_ends_when_empty=True)), body)
         assert s.stage == "between phases" and s.phase == "building"
         s = run(new_state(opts=FIRST_EDITION), body)
@@ -446,25 +499,30 @@ class TestFirstWorkerPhase:
         opts = options(start_rubles=3)
         s = run(new_state(opts=opts), "worker phase\ndeal: Lumberjack, Shepherd, Shepherd, Fur Trapper")
         run(s, "Anna: buy Lumberjack")
-        run(s, "Boris: pass")     # 3 rubles, the cheapest card costs 5
-        run(s, "Anna: pass")      # 0 rubles
+        run(s, "Boris: pass")  # 3 rubles, the cheapest card costs 5
+        run(s, "Anna: pass")  # 0 rubles
         assert s.stage == "between phases" and s.phase == "building"
         assert card_names(s.upper) == ["Shepherd", "Shepherd", "Fur Trapper"]
 
     def test_d6_a_player_who_can_buy_may_not_pass(self):
-        s = run(new_state(opts=options(start_rubles=5)), "worker phase\ndeal: Lumberjack, Shepherd, Shepherd, "
-                "Fur Trapper")
+        s = run(
+            new_state(opts=options(start_rubles=5)), "worker phase\ndeal: Lumberjack, Shepherd, Shepherd, Fur Trapper"
+        )
         rejects(s, "Anna: pass", "must-buy")
 
     def test_d6_option_off(self):
-        s = run(new_state(opts=options(start_rubles=3, first_phase_broke_pass=False)),
-                "worker phase\ndeal: Lumberjack, Shepherd, Shepherd, Fur Trapper")
+        s = run(
+            new_state(opts=options(start_rubles=3, first_phase_broke_pass=False)),
+            "worker phase\ndeal: Lumberjack, Shepherd, Shepherd, Fur Trapper",
+        )
         run(s, "Anna: buy Lumberjack")
         rejects(s, "Boris: pass", "must-buy")
 
     def test_buy_only_option_off_in_second_edition(self):
-        s = run(new_state(opts=options(first_worker_phase_buy_only=False)),
-                "worker phase\ndeal: Lumberjack, Shepherd, Shepherd, Fur Trapper")
+        s = run(
+            new_state(opts=options(first_worker_phase_buy_only=False)),
+            "worker phase\ndeal: Lumberjack, Shepherd, Shepherd, Fur Trapper",
+        )
         run(s, "Anna: take Lumberjack\nBoris: pass")
         assert s.p[0].hand[0].name == "Lumberjack"
 
@@ -474,11 +532,14 @@ class TestFirstWorkerPhase:
 
 # ------------------------------------------------------------------------------------------------ §3 refill
 class TestRefill:
-    @pytest.mark.parametrize("n,cards", [
-        (2, "Lumberjack, Lumberjack, Lumberjack, Lumberjack"),
-        (3, "Lumberjack, Lumberjack, Lumberjack, Lumberjack, Shepherd, Shepherd"),
-        (4, "Lumberjack, Lumberjack, Lumberjack, Lumberjack, Shepherd, Shepherd, Shepherd, Shepherd"),
-    ])
+    @pytest.mark.parametrize(
+        "n,cards",
+        [
+            (2, "Lumberjack, Lumberjack, Lumberjack, Lumberjack"),
+            (3, "Lumberjack, Lumberjack, Lumberjack, Lumberjack, Shepherd, Shepherd"),
+            (4, "Lumberjack, Lumberjack, Lumberjack, Lumberjack, Shepherd, Shepherd, Shepherd, Shepherd"),
+        ],
+    )
     def test_round_one_deals_two_per_player(self, n, cards):
         s = run(new_state(n), "worker phase")
         assert s.due == 2 * n
@@ -493,11 +554,13 @@ class TestRefill:
 
     def test_later_phases_fill_up_to_eight(self):
         body = ROUND1_WORKERS + "building phase\n"
-        illegal(body + "deal: Market, Pub, Customs House, Observatory, Market, Firehouse, Hospital #!\n",
-                "deal-count")
+        illegal(body + "deal: Market, Pub, Customs House, Observatory, Market, Firehouse, Hospital #!\n", "deal-count")
         illegal(body + "Boris: pass #!\n", "deal-missing")
-        s = run(fresh(), ROUND1_WORKERS + "building phase\n" + BUILDING_DEAL + "\nBoris: buy Warehouse\n"
-                "Anna: take Pub\nBoris: pass\nAnna: pass\naristocrat phase")
+        s = run(
+            fresh(),
+            ROUND1_WORKERS + "building phase\n" + BUILDING_DEAL + "\nBoris: buy Warehouse\n"
+            "Anna: take Pub\nBoris: pass\nAnna: pass\naristocrat phase",
+        )
         assert s.due == 2
 
     def test_nothing_due_allows_deal_none_or_no_deal(self):
@@ -515,23 +578,36 @@ class TestRefill:
         assert s.decks["workers"]["Lumberjack"] == 2 and s.deck_size["workers"] == 27
         acting(s, "upgrade", to_act=1)
         run(s, "Boris: pass\nAnna: pass\nworker phase")
-        rejects(s, "deal: Lumberjack, Lumberjack, Lumberjack, Shepherd, Shepherd, Shepherd, Shepherd, Gold Miner",
-                "deal-exhausted")
+        rejects(
+            s,
+            "deal: Lumberjack, Lumberjack, Lumberjack, Shepherd, Shepherd, Shepherd, Shepherd, Gold Miner",
+            "deal-exhausted",
+        )
 
     def test_deal_only_right_after_the_header(self):
-        illegal(ROUND1_WORKERS + f"building phase\n{BUILDING_DEAL}\nBoris: pass\ndeal: Market #!\n",
-                "misplaced-deal")
+        illegal(ROUND1_WORKERS + f"building phase\n{BUILDING_DEAL}\nBoris: pass\ndeal: Market #!\n", "misplaced-deal")
 
     def test_round_end_discards_lower_row_and_moves_upper_down(self):
-        s = run(fresh(), ROUND1)        # the upper row at the end of round 1 is now the lower row
+        s = run(fresh(), ROUND1)  # the upper row at the end of round 1 is now the lower row
         upper = card_names(s.lower)
-        assert upper == ["Market", "Customs House", "Observatory", "Market", "Firehouse", "Hospital",
-                         "Administrator", "Bank"]
+        assert upper == [
+            "Market",
+            "Customs House",
+            "Observatory",
+            "Market",
+            "Firehouse",
+            "Hospital",
+            "Administrator",
+            "Bank",
+        ]
         assert s.upper == [] and s.discards == []
         run(s, "round 2\nworker phase")
         assert s.due == 0
-        run(s, "Boris: pass\nAnna: pass\nbuilding phase\nAnna: pass\nBoris: pass\naristocrat phase\n"
-               "Boris: pass\nAnna: pass\nupgrade phase\nAnna: pass\nBoris: pass")
+        run(
+            s,
+            "Boris: pass\nAnna: pass\nbuilding phase\nAnna: pass\nBoris: pass\naristocrat phase\n"
+            "Boris: pass\nAnna: pass\nupgrade phase\nAnna: pass\nBoris: pass",
+        )
         assert s.round == 3
         assert card_names(s.discards) == upper and s.lower == [] and s.upper == []
         run(s, "worker phase")
@@ -548,14 +624,23 @@ class TestRefill:
         assert s.end_triggered
 
     def test_deal_from_the_phase_deck(self):
-        illegal(ROUND1_WORKERS + "building phase\ndeal: Market, Warehouse, Author, Pub, Customs House, "
-                "Observatory, Market, Firehouse #!\n", "deal-wrong-deck")
-        illegal("tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
-                "deal: Lumberjack, Carpenter Workshop, Lumberjack, Lumberjack #!\n", "deal-wrong-deck")
+        illegal(
+            ROUND1_WORKERS + "building phase\ndeal: Market, Warehouse, Author, Pub, Customs House, "
+            "Observatory, Market, Firehouse #!\n",
+            "deal-wrong-deck",
+        )
+        illegal(
+            "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
+            "deal: Lumberjack, Carpenter Workshop, Lumberjack, Lumberjack #!\n",
+            "deal-wrong-deck",
+        )
 
     def test_copies_limit(self):
-        illegal("tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
-                "deal: Czar & Carpenter, Lumberjack, Czar and Carpenter, Lumberjack #!\n", "deal-exhausted")
+        illegal(
+            "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
+            "deal: Czar & Carpenter, Lumberjack, Czar and Carpenter, Lumberjack #!\n",
+            "deal-exhausted",
+        )
         s = new_state()
         acting(s, "worker", round_=2)
         give(s, 0, *["Market"] * 5)
@@ -636,16 +721,20 @@ class TestObservatory:
     def test_face_up_again_next_round(self):
         s = self.setup_state()
         run(s, "Anna: observe workers: Lumberjack, discard\nBoris: pass\nAnna: pass")
-        acting(s, "upgrade", upper=("Market", "Market", "Market", "Pub", "Pub", "Academy", "Library", "Library"),
-               to_act=1)
+        acting(
+            s, "upgrade", upper=("Market", "Market", "Market", "Pub", "Pub", "Academy", "Library", "Library"), to_act=1
+        )
         run(s, "Boris: pass\nAnna: pass\nworker phase\nBoris: pass\nAnna: pass\nbuilding phase")
         assert s.to_act == 0
         run(s, "Anna: observe workers: Lumberjack, discard")
 
     def test_two_observatories_two_uses(self):
         s = self.setup_state(observatories=2)
-        run(s, "Anna: observe workers: Lumberjack, discard\nBoris: pass\nAnna: observe workers: Lumberjack, discard"
-               "\nBoris: pass")
+        run(
+            s,
+            "Anna: observe workers: Lumberjack, discard\nBoris: pass\nAnna: observe workers: Lumberjack, discard"
+            "\nBoris: pass",
+        )
         rejects(s, "Anna: observe workers: Lumberjack, discard", "observatory-unavailable")
 
     def test_option_one_use_per_player(self):
@@ -697,7 +786,7 @@ class TestObservatory:
         s = self.setup_state(observatories=2)
         give(s, 0, "Market")
         run(s, "Anna: observe workers: Lumberjack, discard\nBoris: pass\nAnna: pass")
-        assert (s.last_scoring[0].rubles, s.last_scoring[0].vp) == (0, 2)   # Market 1 + unused Observatory 1
+        assert (s.last_scoring[0].rubles, s.last_scoring[0].vp) == (0, 2)  # Market 1 + unused Observatory 1
         t = self.setup_state()
         run(t, "Anna: pass\nBoris: pass")
         assert t.last_scoring[0].vp == 1
@@ -714,8 +803,20 @@ class TestObservatory:
 
     def test_d8_same_phase_off_allows_next_round(self):
         t = new_state(opts=options(observatory_same_phase=False))
-        acting(t, "worker", upper=("Observatory", "Lumberjack", "Lumberjack", "Lumberjack", "Shepherd", "Shepherd",
-                                   "Shepherd", "Fur Trapper"))
+        acting(
+            t,
+            "worker",
+            upper=(
+                "Observatory",
+                "Lumberjack",
+                "Lumberjack",
+                "Lumberjack",
+                "Shepherd",
+                "Shepherd",
+                "Shepherd",
+                "Fur Trapper",
+            ),
+        )
         run(t, "Anna: buy Observatory for 7\nBoris: pass\nAnna: pass\nbuilding phase\ndeal: Market")
         run(t, "Boris: pass\nAnna: observe workers: Lumberjack, discard")
 
@@ -739,8 +840,11 @@ class TestGameEnd:
         s = new_state()
         acting(s, "worker")
         set_deck(s, "buildings", {"Market": 5, "Pub": 2, "Warehouse": 1, "Academy": 1})
-        run(s, "Anna: pass\nBoris: pass\nbuilding phase\ndeal: Market, Market, Market, Market, Pub, Pub, "
-               "Warehouse, Academy")
+        run(
+            s,
+            "Anna: pass\nBoris: pass\nbuilding phase\ndeal: Market, Market, Market, Market, Pub, Pub, "
+            "Warehouse, Academy",
+        )
         assert not s.end_triggered
 
     def test_round_is_played_to_the_end_of_its_upgrade_phase(self):
@@ -752,8 +856,7 @@ class TestGameEnd:
         assert not s.is_terminal()
         run(s, "Anna: pass")
         assert s.is_terminal()
-        for line in ("round 3", "worker phase", "Anna: pass", "Anna: pub 0", "score: Anna +0R",
-                     "deal: none"):
+        for line in ("round 3", "worker phase", "Anna: pass", "Anna: pub 0", "score: Anna +0R", "deal: none"):
             rejects(s, line, "after-end")
         with pytest.raises(RefereeError) as caught:
             s.apply(parse("tokens: Anna worker aristocrat, Boris building upgrade"))
@@ -813,14 +916,14 @@ class TestOptions:
         acting(s, "worker", upper=("Lumberjack", "Lumberjack"))
         run(s, "Anna: buy Lumberjack\nBoris: pass\nAnna: pass\nbuilding phase")
         assert s.due == 7
-        s = new_state(opts=FIRST_EDITION)           # default: always refill
+        s = new_state(opts=FIRST_EDITION)  # default: always refill
         acting(s, "worker", upper=("Lumberjack",))
         run(s, "Anna: pass\nBoris: pass\nbuilding phase")
         assert s.due == 7
 
     def test_bank_rubles_limited_bank(self):
         s = new_state(opts=options(bank_rubles=4))
-        give(s, 0, "Lumberjack", "Lumberjack")     # 6 rubles due
+        give(s, 0, "Lumberjack", "Lumberjack")  # 6 rubles due
         acting(s, "worker")
         run(s, "Anna: pass\nBoris: pass")
         assert s.p[0].rubles == 29 and s.last_scoring[0].rubles == 4 and s.bank == 0
@@ -840,31 +943,57 @@ class TestOptions:
         assert s.bank == 13 and s.p[0].rubles == 16
 
     def test_variant_file_in_a_record(self, tmp_path: Path):
-        (tmp_path / "cheap.toml").write_text('name = "cheap"\ngame = "saint-petersburg"\n[options]\n'
-                                             'start_rubles = 4\n', encoding="utf-8")
-        text = ('[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Variant "cheap.toml"]\n\n'
-                "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
-                "deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\nAnna: buy Shepherd\n")
+        (tmp_path / "cheap.toml").write_text(
+            'name = "cheap"\ngame = "saint-petersburg"\n[options]\nstart_rubles = 4\n', encoding="utf-8"
+        )
+        text = (
+            '[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Variant "cheap.toml"]\n\n'
+            "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
+            "deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\nAnna: buy Shepherd\n"
+        )
         (tmp_path / "game.rec").write_text(text, encoding="utf-8")
         [report] = check_file(tmp_path / "game.rec")
         assert (report.verdict, report.error.code, report.error.line) == (Verdict.ILLEGAL, "cannot-afford", 8)
 
     def test_registered_variant(self):
-        report = judge("tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
-                       "deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n", Variant="sp-rich-start")
+        report = judge(
+            "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
+            "deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n",
+            Variant="sp-rich-start",
+        )
         assert report.verdict == Verdict.UNFINISHED
         assert [p.rubles for p in report.state.p] == [40, 40]
         assert report.state.hand_limit(0) == 4
 
     def test_every_option_is_covered(self):
         import dataclasses
-        covered = {"edition", "start_rubles", "display_size", "first_deal_per_player", "min_price", "hand_limit",
-                   "warehouse_hand_limit", "potemkin_value", "first_worker_phase_buy_only", "first_phase_broke_pass",
-                   "first_worker_phase_ends_when_empty",
-                   "pub_vp_price", "pub_max_vp", "pub_cap_per_pub", "refill_skip_when_untouched",
-                   "tiebreak_leftover", "bank_rubles", "mariinsky_rubles", "mariinsky_counts_red_upgrades",
-                   "observatory_same_phase", "observatory_each_once", "rubles_per_vp", "hand_penalty",
-                   "variety_table"}
+
+        covered = {
+            "edition",
+            "start_rubles",
+            "display_size",
+            "first_deal_per_player",
+            "min_price",
+            "hand_limit",
+            "warehouse_hand_limit",
+            "potemkin_value",
+            "first_worker_phase_buy_only",
+            "first_phase_broke_pass",
+            "first_worker_phase_ends_when_empty",
+            "pub_vp_price",
+            "pub_max_vp",
+            "pub_cap_per_pub",
+            "refill_skip_when_untouched",
+            "tiebreak_leftover",
+            "bank_rubles",
+            "mariinsky_rubles",
+            "mariinsky_counts_red_upgrades",
+            "observatory_same_phase",
+            "observatory_each_once",
+            "rubles_per_vp",
+            "hand_penalty",
+            "variety_table",
+        }
         assert {f.name for f in dataclasses.fields(SECOND_EDITION)} == covered
 
 
@@ -926,16 +1055,34 @@ upgrade-red,Czarina,1,24,0,6,
 class TestCards:
     def test_card_data_matches_the_rules_reference(self):
         from referee.saint_petersburg.cards import SECOND_EDITION as CARDS
+
         rows = [line.split(",") for line in CARD_TABLE.splitlines()]
         assert len(rows) == len(CARDS) == 49
         for kind, name, copies, cost, rubles, vp, symbol in rows:
             card = CARDS[name]
             upgrade = kind.startswith("upgrade-")
-            colour = kind.split("-")[1] if upgrade else {"worker": "green", "building": "blue",
-                                                         "aristocrat": "red"}[kind]
-            assert (card.deck, card.colour, card.upgrade, card.copies, card.cost, card.rubles, card.vp,
-                    card.symbol) == ("upgrades" if upgrade else kind + "s", colour, upgrade, int(copies),
-                                     int(cost), int(rubles), int(vp), symbol), name
+            colour = (
+                kind.split("-")[1] if upgrade else {"worker": "green", "building": "blue", "aristocrat": "red"}[kind]
+            )
+            assert (
+                card.deck,
+                card.colour,
+                card.upgrade,
+                card.copies,
+                card.cost,
+                card.rubles,
+                card.vp,
+                card.symbol,
+            ) == (
+                "upgrades" if upgrade else kind + "s",
+                colour,
+                upgrade,
+                int(copies),
+                int(cost),
+                int(rubles),
+                int(vp),
+                symbol,
+            ), name
 
     def test_deck_sizes(self):
         s = new_state()

@@ -7,6 +7,7 @@ Two ways to set up a position:
 - ``judge(body)``: a small record through ``check_text``; the offending line is marked ``#!``;
 - ``fresh()`` / ``give`` / ``hold`` / ``run``: an ``SJState`` driven (or mutated) directly.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -40,8 +41,11 @@ def marked_line(body: str, players: int = 2, tags: str = "") -> int:
 
 def ok(body: str, players: int = 2) -> GameReport:
     report = judge(body, players)
-    assert report.verdict in (Verdict.VALID, Verdict.UNFINISHED), (report.error and (
-        report.error.line, report.error.code, report.error.message))
+    assert report.verdict in (Verdict.VALID, Verdict.UNFINISHED), report.error and (
+        report.error.line,
+        report.error.code,
+        report.error.message,
+    )
     return report
 
 
@@ -49,7 +53,10 @@ def rejects(body: str, code: str, players: int = 2, tags: str = "") -> RefereeEr
     report = judge(body, players, tags)
     assert report.error is not None, "expected an error"
     assert (report.error.code, report.error.line) == (code, marked_line(body, players, tags)), (
-        report.error.code, report.error.line, report.error.message)
+        report.error.code,
+        report.error.line,
+        report.error.message,
+    )
     return report.error
 
 
@@ -108,14 +115,28 @@ def hand(state: SJState, player: str) -> int:
 
 
 # ------------------------------------------------------------------------------------------------ notation
-@pytest.mark.parametrize("line", [
-    "governor: Anna", "hand Anna: Smithy, Well, ?, Tower", "round 2", "tile: 1-1-2-2-3", "final: Anna 31, Boris 27",
-    "Anna: builder", "Anna: build Smithy over Crane paying Well, ? goods Indigo Plant, Sugar Mill",
-    "Anna: produce Indigo Plant, Sugar Mill", "Anna: sell indigo, coffee; draws Hero, Well, ?",
-    "Anna: draws Archive, Hero, Well, Crane, Quarry; keeps Hero", "Anna: draws Tower (prospector)",
-    "Anna: draws ? (poor house)", "Anna: gold mine Smithy, Well, Hero, Palace; keeps none", "Anna: tucks Statue",
-    "Anna: discards Well, Smithy", "Anna: pass", '"Anna K.": councillor',
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "governor: Anna",
+        "hand Anna: Smithy, Well, ?, Tower",
+        "round 2",
+        "tile: 1-1-2-2-3",
+        "final: Anna 31, Boris 27",
+        "Anna: builder",
+        "Anna: build Smithy over Crane paying Well, ? goods Indigo Plant, Sugar Mill",
+        "Anna: produce Indigo Plant, Sugar Mill",
+        "Anna: sell indigo, coffee; draws Hero, Well, ?",
+        "Anna: draws Archive, Hero, Well, Crane, Quarry; keeps Hero",
+        "Anna: draws Tower (prospector)",
+        "Anna: draws ? (poor house)",
+        "Anna: gold mine Smithy, Well, Hero, Palace; keeps none",
+        "Anna: tucks Statue",
+        "Anna: discards Well, Smithy",
+        "Anna: pass",
+        '"Anna K.": councillor',
+    ],
+)
 def test_lines_parse_and_write_back(line: str) -> None:
     assert statement_text(PARSER.parse(line)) == line
 
@@ -177,12 +198,17 @@ def test_three_and_four_players_choose_one_role_each_clockwise() -> None:
     state = fresh(4)
     for chooser in NAMES:
         run(state, f"{chooser}: {['prospector', 'builder', 'producer', 'councillor'][NAMES.index(chooser)]}")
-        order = NAMES[NAMES.index(chooser):] + NAMES[:NAMES.index(chooser)]
+        order = NAMES[NAMES.index(chooser) :] + NAMES[: NAMES.index(chooser)]
         if chooser == "Anna":
             run(state, "Anna: pass")
         elif chooser == "Dmitri":
-            run(state, "\n".join(f"{name}: draws ?, ?; keeps ?" if name != "Dmitri" else
-                                 f"{name}: draws ?, ?, ?, ?, ?; keeps ?" for name in order))
+            run(
+                state,
+                "\n".join(
+                    f"{name}: draws ?, ?; keeps ?" if name != "Dmitri" else f"{name}: draws ?, ?, ?, ?, ?; keeps ?"
+                    for name in order
+                ),
+            )
         else:
             run(state, "\n".join(f"{name}: pass" for name in order))
     assert (state.round, state.governor) == (2, 1)
@@ -207,10 +233,10 @@ def test_builder_privilege_and_exact_payment() -> None:
     hold(state, "Anna", "Tower")
     hold(state, "Boris", "Tower")
     run(state, "Anna: builder")
-    fails(state, "Anna: build Tower paying ?", "sj-payment")            # 3 - 1 = 2
-    fails(state, "Anna: build Tower paying ?, ?, ?", "sj-payment")      # never more than the cost
+    fails(state, "Anna: build Tower paying ?", "sj-payment")  # 3 - 1 = 2
+    fails(state, "Anna: build Tower paying ?, ?, ?", "sj-payment")  # never more than the cost
     run(state, "Anna: build Tower paying ?, ?")
-    fails(state, "Boris: build Tower paying ?, ?", "sj-payment")        # no privilege: 3
+    fails(state, "Boris: build Tower paying ?, ?", "sj-payment")  # no privilege: 3
     run(state, "Boris: build Tower paying ?, ?, ?")
     assert hand(state, "Anna") == 2 and hand(state, "Boris") == 1
     assert state.discard_size == 5
@@ -246,7 +272,7 @@ def test_build_from_the_unknown_part_of_a_hand() -> None:
     state = fresh(2)
     hold(state, "Boris", "Palace", "Palace")
     run(state, "Anna: builder")
-    fails(state, "Anna: build Palace paying ?, ?, ?", "sj-not-in-hand")   # both Palaces are in Boris's hand
+    fails(state, "Anna: build Palace paying ?, ?, ?", "sj-not-in-hand")  # both Palaces are in Boris's hand
     run(state, "Anna: build Tower paying ?, ?")
     assert state.p[0].hand_unknown == 1 and state.located["Tower"] == 1
 
@@ -259,7 +285,7 @@ def test_producer_one_good_per_building_and_limits() -> None:
     run(state, "Anna: producer")
     fails(state, "Anna: produce Indigo Plant, Indigo Plant", "sj-no-empty-building")
     fails(state, "Anna: produce Well", "sj-not-production")
-    run(state, "Anna: produce Indigo Plant, Sugar Mill")               # privilege: 2 goods
+    run(state, "Anna: produce Indigo Plant, Sugar Mill")  # privilege: 2 goods
     fails(state, "Boris: produce Indigo Plant, Sugar Mill", "sj-produce-limit")
     run(state, "Boris: produce Sugar Mill")
     assert state.p[0].goods == Counter(indigo=1, sugar=1) and state.p[1].goods_total == 1
@@ -275,7 +301,7 @@ def test_trader_needs_the_tile_and_draws_its_prices() -> None:
     fails(state, "Anna: sell silver; draws ?, ?, ?", "sj-tile-missing")
     fails(state, "tile: 1-1-1-1-1", "sj-bad-tile")
     run(state, "tile: 1-2-2-3-3")
-    fails(state, "Anna: sell indigo, silver; draws ?, ?, ?", "sj-draw-count")     # 1 + 3
+    fails(state, "Anna: sell indigo, silver; draws ?, ?, ?", "sj-draw-count")  # 1 + 3
     fails(state, "Anna: sell coffee; draws ?, ?, ?", "sj-no-good")
     run(state, "Anna: sell indigo, silver; draws ?, ?, ?, ?")
     fails(state, "Boris: sell silver, indigo; draws ?, ?, ?, ?", "sj-sell-limit")
@@ -291,7 +317,7 @@ def test_tiles_cycle_with_period_five() -> None:
     for k, tile in enumerate(order + order[:2]):
         state.stage, state.role = "tile due", "trader"
         if k == 1:
-            fails(state, f"tile: {order[0]}", "sj-tile-cycle")           # a repeat before all five were seen
+            fails(state, f"tile: {order[0]}", "sj-tile-cycle")  # a repeat before all five were seen
         if k >= 5:
             fails(state, f"tile: {order[(k + 1) % 5]}", "sj-tile-cycle")  # the 6th must equal the 1st, ...
         run(state, f"tile: {tile}")
@@ -334,13 +360,13 @@ def test_supply_reshuffles_the_discard_pile_and_known_names_come_back() -> None:
     state.discard_known = Counter(Hero=1)
     state.located["Hero"] += 1
     state.supply, moved = 1, state.supply - 1
-    state.discard_unknown = moved - 1          # keep 110 cards in play
+    state.discard_unknown = moved - 1  # keep 110 cards in play
     assert state.card_count() == TOTAL_CARDS
     run(state, "Anna: prospector")
-    fails(state, "Anna: draws Hero (prospector)", "sj-card-exhausted")     # the third Hero is in the discard pile
+    fails(state, "Anna: draws Hero (prospector)", "sj-card-exhausted")  # the third Hero is in the discard pile
     state.supply = 0
     state.discard_unknown += 1
-    run(state, "Anna: draws Hero (prospector)")                             # reshuffled first: now it can come up
+    run(state, "Anna: draws Hero (prospector)")  # reshuffled first: now it can come up
     assert state.discard_size == 0 and state.located["Hero"] == 3 and state.card_count() == TOTAL_CARDS
 
 
@@ -369,7 +395,7 @@ def test_a_draw_that_cannot_be_made_is_skipped() -> None:
     goods(strict, "Anna", silver=1)
     park(strict, 0)
     run(strict, "Anna: trader\ntile: 1-2-2-3-3")
-    fails(strict, "Anna: sell silver; draws ?", "sj-supply-empty")        # needs 3, only the sold good remains
+    fails(strict, "Anna: sell silver; draws ?", "sj-supply-empty")  # needs 3, only the sold good remains
 
 
 def test_a_question_mark_leaving_a_fully_known_hand_forgets_it() -> None:
@@ -388,12 +414,15 @@ def test_a_question_mark_leaving_a_fully_known_hand_forgets_it() -> None:
 # ------------------------------------------------------------------------------------------------ round start
 def test_hand_limit_at_the_start_of_a_round() -> None:
     state = fresh(2)
-    run(state, "Anna: councillor\nAnna: draws ?, ?, ?, ?, ?; keeps ?\nBoris: draws ?, ?; keeps ?\n"
-               "Boris: prospector\nBoris: draws ? (prospector)\nAnna: producer\nAnna: pass\nBoris: pass\n")
-    hold(state, "Anna", "Well", "Hero", "Smithy")                            # Anna 8, Boris 6
+    run(
+        state,
+        "Anna: councillor\nAnna: draws ?, ?, ?, ?, ?; keeps ?\nBoris: draws ?, ?; keeps ?\n"
+        "Boris: prospector\nBoris: draws ? (prospector)\nAnna: producer\nAnna: pass\nBoris: pass\n",
+    )
+    hold(state, "Anna", "Well", "Hero", "Smithy")  # Anna 8, Boris 6
     fails(state, "Boris: builder", "sj-hand-limit")
-    fails(state, "Boris: discards ?", "sj-hand-limit")                      # Boris is not over the limit
-    fails(state, "Anna: discards Well, Hero", "sj-hand-limit")              # exactly down to 7
+    fails(state, "Boris: discards ?", "sj-hand-limit")  # Boris is not over the limit
+    fails(state, "Anna: discards Well, Hero", "sj-hand-limit")  # exactly down to 7
     run(state, "Anna: discards Well\nBoris: builder")
     fails(state, "Anna: discards Hero", "sj-misplaced-discard")
 
@@ -401,25 +430,37 @@ def test_hand_limit_at_the_start_of_a_round() -> None:
 def test_chapel_tucks_once_before_the_owners_discard_and_scores() -> None:
     state = fresh(2)
     give(state, "Anna", "Chapel")
-    hold(state, "Anna", "Hero", "Well", "Smithy", "Tower")                  # 8 cards
+    hold(state, "Anna", "Hero", "Well", "Smithy", "Tower")  # 8 cards
     state.supply -= 0
     run(state, "Anna: tucks Hero")
     fails(state, "Anna: tucks Well", "sj-tuck")
     fails(state, "Boris: tucks ?", "sj-tuck")
     run(state, "Anna: builder\nAnna: pass\nBoris: pass")
-    fails(state, "Anna: tucks Well", "sj-tuck")                             # only at the start of a round
+    fails(state, "Anna: tucks Well", "sj-tuck")  # only at the start of a round
     assert state.p[0].tucked == 1 and state.score(0)["chapel"] == 1
     state = fresh(2)
     give(state, "Anna", "Chapel")
     hold(state, "Anna", "Hero", "Well", "Smithy", "Tower")
     run(state, "Anna: discards Hero")
-    fails(state, "Anna: tucks Well", "sj-tuck")                             # tuck before his own discard
+    fails(state, "Anna: tucks Well", "sj-tuck")  # tuck before his own discard
 
 
 # ------------------------------------------------------------------------------------------------ the end
 def eleven(state: SJState, player: str) -> None:
-    give(state, player, "Indigo Plant", "Indigo Plant", "Sugar Mill", "Sugar Mill", "Tobacco Storage",
-         "Coffee Roaster", "Silver Smelter", "Statue", "Hero", "Well")
+    give(
+        state,
+        player,
+        "Indigo Plant",
+        "Indigo Plant",
+        "Sugar Mill",
+        "Sugar Mill",
+        "Tobacco Storage",
+        "Coffee Roaster",
+        "Silver Smelter",
+        "Statue",
+        "Hero",
+        "Well",
+    )
 
 
 def test_the_game_ends_after_the_builder_phase_of_a_twelfth_building() -> None:
@@ -434,7 +475,7 @@ def test_the_game_ends_after_the_builder_phase_of_a_twelfth_building() -> None:
     eleven(state, "Anna")
     hold(state, "Anna", "Smithy")
     run(state, "Anna: builder\nAnna: build Smithy")
-    assert state.stage != OVER                      # Boris still builds in this phase
+    assert state.stage != OVER  # Boris still builds in this phase
     fails(state, "final: Anna 22", "final-misplaced")
     run(state, "Boris: pass")
     assert state.is_terminal()
@@ -481,7 +522,7 @@ def test_owed_draws_follow_at_once_or_are_declined() -> None:
     run(state, "Anna: builder\nAnna: build Well paying ?")
     assert state.owed == {"carpenter": 1}
     run(state, "Boris: pass")
-    fails(state, "Anna: draws ? (carpenter)", "sj-not-owed")               # declined by the next statement
+    fails(state, "Anna: draws ? (carpenter)", "sj-not-owed")  # declined by the next statement
     mandatory = fresh(2, replace(FIRST_EDITION, effects_optional=False))
     give(mandatory, "Anna", "Carpenter")
     hold(mandatory, "Anna", "Well")
@@ -503,8 +544,14 @@ def test_a_rejected_statement_leaves_the_state_unchanged() -> None:
     goods(state, "Anna", indigo=1)
     hold(state, "Anna", "Hero")
     run(state, "Anna: builder")
-    for line in ("Anna: build Hero over Well paying ?", "Anna: build Hero paying ?, ?, ? goods Indigo Plant, Sugar Mill",
-                 "Anna: build Hero over Crane paying ?", "Boris: pass", "Anna: draws ? (poor house)", "tile: 1-1-1-2-2"):
+    for line in (
+        "Anna: build Hero over Well paying ?",
+        "Anna: build Hero paying ?, ?, ? goods Indigo Plant, Sugar Mill",
+        "Anna: build Hero over Crane paying ?",
+        "Boris: pass",
+        "Anna: draws ? (poor house)",
+        "tile: 1-1-1-2-2",
+    ):
         with pytest.raises(RefereeError):
             before = state.fingerprint()
             try:

@@ -1,13 +1,15 @@
 """San Juan building abilities: each test shows the ability at work and what happens without it, so removing the
 ability from the rules makes a test fail. Timing: a violet building works only after the builder phase in which it
 was built (rules reference §3)."""
+
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
 
-from referee.san_juan.options import FIRST_EDITION
 from test_san_juan import fails, fresh, give, goods, hand, hold, run
+
+from referee.san_juan.options import FIRST_EDITION
 
 
 # ------------------------------------------------------------------------------------------------ builder
@@ -40,7 +42,7 @@ def test_reductions_add_up() -> None:
     give(state, "Anna", "Quarry", "Library")
     hold(state, "Anna", "Hero")
     run(state, "Anna: builder")
-    fails(state, "Anna: build Hero paying ?, ?, ?", "sj-payment")      # 5 - 2 Library privilege - 1 Quarry = 2
+    fails(state, "Anna: build Hero paying ?, ?, ?", "sj-payment")  # 5 - 2 Library privilege - 1 Quarry = 2
     run(state, "Anna: build Hero paying ?, ?")
 
 
@@ -48,12 +50,12 @@ def test_poor_house_draws_after_building_with_at_most_one_card() -> None:
     state = fresh(2)
     give(state, "Anna", "Poor House")
     hold(state, "Anna", "Tower")
-    run(state, "Anna: builder\nAnna: build Tower paying ?, ?")            # 2 cards left: no draw
+    run(state, "Anna: builder\nAnna: build Tower paying ?, ?")  # 2 cards left: no draw
     fails(state, "Anna: draws ? (poor house)", "sj-not-owed")
     state = fresh(2)
     give(state, "Anna", "Poor House")
     hold(state, "Anna", "Hero")
-    run(state, "Anna: builder\nAnna: build Hero paying ?, ?, ?, ?")      # 0 cards left
+    run(state, "Anna: builder\nAnna: build Hero paying ?, ?, ?, ?")  # 0 cards left
     run(state, "Anna: draws ? (poor house)")
     assert hand(state, "Anna") == 1
 
@@ -61,7 +63,7 @@ def test_poor_house_draws_after_building_with_at_most_one_card() -> None:
 def test_poor_house_does_not_fire_in_the_phase_it_is_built() -> None:
     state = fresh(2)
     hold(state, "Anna", "Poor House")
-    run(state, "Anna: builder\nAnna: build Poor House paying ?")         # 3 cards left anyway; now with 0:
+    run(state, "Anna: builder\nAnna: build Poor House paying ?")  # 3 cards left anyway; now with 0:
     state = fresh(2)
     state.p[0].hand_unknown = 1
     state.supply += 3
@@ -103,7 +105,7 @@ def test_carpenter_comes_before_poor_house() -> None:
     give(late, "Anna", "Carpenter", "Poor House")
     hold(late, "Anna", "Hero", "Well")
     run(late, "Anna: builder\nAnna: build Hero paying ?, ?, ?, ?\nAnna: draws ? (carpenter)")
-    fails(late, "Anna: draws ? (poor house)", "sj-not-owed")              # 2 cards after the Carpenter's draw
+    fails(late, "Anna: draws ? (poor house)", "sj-not-owed")  # 2 cards after the Carpenter's draw
 
 
 def test_black_market_pays_with_goods() -> None:
@@ -113,7 +115,7 @@ def test_black_market_pays_with_goods() -> None:
     hold(state, "Anna", "Tower", "Indigo Plant")
     run(state, "Anna: builder")
     fails(state, "Anna: build Tower goods Indigo Plant, Indigo Plant", "sj-black-market-goods")
-    fails(state, "Anna: build Indigo Plant goods Indigo Plant", "sj-black-market-goods")   # [D5] cost is 0 already
+    fails(state, "Anna: build Indigo Plant goods Indigo Plant", "sj-black-market-goods")  # [D5] cost is 0 already
     run(state, "Anna: build Tower goods Indigo Plant, Sugar Mill")
     assert state.p[0].goods_total == 0 and hand(state, "Anna") == 5
     state = fresh(2)
@@ -130,8 +132,8 @@ def test_crane_builds_over_paying_the_difference() -> None:
     hold(state, "Anna", "Hero")
     run(state, "Anna: builder")
     fails(state, "Anna: build Hero over Well paying ?", "sj-crane-target")
-    fails(state, "Anna: build Hero over Crane paying ?", "sj-crane-target")      # [D4]
-    fails(state, "Anna: build Hero over Statue paying ?, ?", "sj-payment")        # 5 - 3 - 1 = 1
+    fails(state, "Anna: build Hero over Crane paying ?", "sj-crane-target")  # [D4]
+    fails(state, "Anna: build Hero over Statue paying ?, ?", "sj-payment")  # 5 - 3 - 1 = 1
     run(state, "Anna: build Hero over Statue paying ?")
     assert state.p[0].city == ["Indigo Plant", "Crane", "Hero"] and state.discard_known["Statue"] == 1
     state = fresh(2)
@@ -154,7 +156,7 @@ def test_crane_covered_building_still_pays() -> None:
     state = fresh(2)
     give(state, "Anna", "Crane", "Smithy")
     hold(state, "Anna", "Silver Smelter")
-    run(state, "Anna: builder\nAnna: build Silver Smelter over Smithy paying ?, ?")   # 5 - 1 - 1 - 1 Smithy
+    run(state, "Anna: builder\nAnna: build Silver Smelter over Smithy paying ?, ?")  # 5 - 1 - 1 - 1 Smithy
     strict = fresh(2, replace(FIRST_EDITION, crane_pays_with_covered=False))
     give(strict, "Anna", "Crane", "Smithy")
     hold(strict, "Anna", "Silver Smelter")
@@ -248,7 +250,7 @@ def test_archive_keeps_everything_then_discards_from_the_whole_hand() -> None:
     hold(state, "Anna", "Hero")
     run(state, "Anna: councillor\nAnna: draws Well, ?, ?, ?, ?; keeps Well, ?, ?, ?, ?")
     fails(state, "Boris: draws ?, ?; keeps ?", "sj-archive-discard")
-    fails(state, "Anna: discards Hero, ?, ?, ?, ?", "sj-archive-discard")       # exactly 5 - 1 = 4
+    fails(state, "Anna: discards Hero, ?, ?, ?, ?", "sj-archive-discard")  # exactly 5 - 1 = 4
     run(state, "Anna: discards Hero, ?, ?, ?")
     assert hand(state, "Anna") == 4 + 1 + 1 and state.discard_known == Counter(Hero=1)
     state = fresh(2)
@@ -263,7 +265,7 @@ def test_gold_mine_turns_up_four_whoever_chose_the_prospector() -> None:
     run(state, "Anna: prospector\nAnna: draws ? (prospector)")
     fails(state, "Anna: builder", "sj-phase-not-over")
     fails(state, "Boris: gold mine Smithy, Well, Hero; keeps Hero", "sj-draw-count")
-    fails(state, "Boris: gold mine Smithy, Well, Hero, Indigo Plant; keeps Hero", "sj-gold-mine")   # 1, 2, 5, 1
+    fails(state, "Boris: gold mine Smithy, Well, Hero, Indigo Plant; keeps Hero", "sj-gold-mine")  # 1, 2, 5, 1
     fails(state, "Boris: gold mine Smithy, Well, Hero, Tower; keeps Palace", "sj-keep-not-drawn")
     run(state, "Boris: gold mine Smithy, Well, Hero, Tower; keeps Hero")
     assert state.p[1].hand_known == Counter(Hero=1) and state.discard_known["Tower"] == 1
@@ -283,7 +285,7 @@ def test_gold_mine_keep_may_be_mandatory() -> None:
 def test_tower_raises_the_hand_limit_to_twelve() -> None:
     state = fresh(2)
     give(state, "Anna", "Tower")
-    hold(state, "Anna", *["Well"] * 3, *["Smithy"] * 3, "Hero")            # 11 cards
+    hold(state, "Anna", *["Well"] * 3, *["Smithy"] * 3, "Hero")  # 11 cards
     run(state, "Anna: builder")
     state = fresh(2)
     hold(state, "Anna", *["Well"] * 3, *["Smithy"] * 3, "Hero")
@@ -300,10 +302,11 @@ def test_chapel_is_needed_to_tuck() -> None:
 
 # ------------------------------------------------------------------------------------------------ Library
 def test_library_doubles_every_privilege() -> None:
-    def with_library():  # noqa: ANN202
+    def with_library():
         state = fresh(2)
         give(state, "Anna", "Library", "Sugar Mill", "Coffee Roaster")
         return state
+
     state = with_library()
     run(state, "Anna: producer\nAnna: produce Indigo Plant, Sugar Mill, Coffee Roaster")
     state = with_library()
@@ -337,22 +340,25 @@ def test_two_player_governor_uses_the_library_once_per_round() -> None:
     fails(state, "Anna: draws ?, ?, ?, ?, ?, ?, ?, ?; keeps ?", "sj-library-used")
     run(state, "Anna: draws ?, ?, ?, ?, ?; keeps ?\nBoris: draws ?, ?; keeps ?")
     # a new round resets it; Boris (now governor) has none, Anna is not the governor: unrestricted
-    run(state, "Boris: prospector\nBoris: pass\nAnna: councillor\nAnna: draws ?, ?, ?, ?, ?, ?, ?, ?; keeps ?\n"
-               "Boris: draws ?, ?; keeps ?")
+    run(
+        state,
+        "Boris: prospector\nBoris: pass\nAnna: councillor\nAnna: draws ?, ?, ?, ?, ?, ?, ?, ?; keeps ?\n"
+        "Boris: draws ?, ?; keeps ?",
+    )
 
 
 def test_two_player_governor_may_save_the_library_for_a_later_phase() -> None:
     state = fresh(2)
     give(state, "Anna", "Library")
     hold(state, "Anna", "Tower")
-    run(state, "Anna: builder\nAnna: build Tower paying ?, ?\nBoris: pass")          # -1 only: saved
+    run(state, "Anna: builder\nAnna: build Tower paying ?, ?\nBoris: pass")  # -1 only: saved
     run(state, "Boris: trader\ntile: 1-1-1-2-2\nBoris: pass\nAnna: pass")
     run(state, "Anna: prospector\nAnna: draws ?, ? (prospector)")
     three = fresh(3)
     give(three, "Anna", "Library")
     hold(three, "Anna", "Tower")
     run(three, "Anna: builder")
-    fails(three, "Anna: build Tower paying ?, ?", "sj-payment")                    # 3+ players: always doubled
+    fails(three, "Anna: build Tower paying ?, ?", "sj-payment")  # 3+ players: always doubled
 
 
 # ------------------------------------------------------------------------------------------------ end scoring

@@ -1,6 +1,7 @@
 """San Juan generator and records corpus: random legal games of every player count replay valid with the same
 scores, the generator is deterministic, cards are conserved after every statement, and every record in
 records/san-juan/ is judged as its Expect tag states (a rejected statement leaving the state unchanged)."""
+
 from __future__ import annotations
 
 import random
@@ -70,8 +71,11 @@ def test_the_corpus_is_big_enough() -> None:
 @pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
 def test_corpus_record_is_judged_as_stated(path: Path) -> None:
     for report in check_file(path):
-        assert report.ok, (report.verdict, report.error and (report.error.code, report.error.line,
-                                                             report.error.message), str(report.expectation))
+        assert report.ok, (
+            report.verdict,
+            report.error and (report.error.code, report.error.line, report.error.message),
+            str(report.expectation),
+        )
         if "generated" in path.parts:
             assert report.verdict is Verdict.VALID
         else:

@@ -1,5 +1,6 @@
 """Saint Petersburg record notation (record-format spec §1, §2, §5): every statement form, names and aliases, syntax
 errors, round trips, files with many games, file-order verdicts, unfinished records, and generated games."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -8,17 +9,29 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from sp_helpers import ROUND1_WORKERS, illegal, judge, malformed, marked_line, parse, record, unfinished
 
 from referee.errors import RefereeError, Verdict
 from referee.record import NameRef
 from referee.replay import check_file, check_text
 from referee.saint_petersburg.notation import (
-    Actor, Buy, Deal, FinalClaim, Observe, Pass, PhaseHeader, Play, Pub, RoundMark, ScoreClaim, Take, Tokens,
+    Actor,
+    Buy,
+    Deal,
+    FinalClaim,
+    Observe,
+    Pass,
+    PhaseHeader,
+    Play,
+    Pub,
+    RoundMark,
+    ScoreClaim,
+    Take,
+    Tokens,
     statement_text,
 )
 from referee.saint_petersburg.options import FIRST_EDITION, SECOND_EDITION
 from referee.saint_petersburg.play import random_game
-from sp_helpers import ROUND1_WORKERS, illegal, judge, malformed, marked_line, parse, record, unfinished
 
 
 def plain(obj):
@@ -26,8 +39,14 @@ def plain(obj):
     if isinstance(obj, NameRef):
         return obj.name
     if dataclasses.is_dataclass(obj):
-        return (type(obj).__name__, {f.name: plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)
-                                     if f.name not in ("column", "price_column")})
+        return (
+            type(obj).__name__,
+            {
+                f.name: plain(getattr(obj, f.name))
+                for f in dataclasses.fields(obj)
+                if f.name not in ("column", "price_column")
+            },
+        )
     if isinstance(obj, (tuple, list)):
         return tuple(plain(x) for x in obj)
     return obj
@@ -35,14 +54,28 @@ def plain(obj):
 
 # ------------------------------------------------------------------------------------------- statement forms
 FORMS = [
-    ("tokens: Anna worker, Boris building, Clara aristocrat, Dmitri upgrade", Tokens,
-     {"grants": (("Grant", {"player": "Anna", "phases": ("worker",)}),
-                 ("Grant", {"player": "Boris", "phases": ("building",)}),
-                 ("Grant", {"player": "Clara", "phases": ("aristocrat",)}),
-                 ("Grant", {"player": "Dmitri", "phases": ("upgrade",)}))}),
-    ("tokens: Anna worker aristocrat, Boris building upgrade", Tokens,
-     {"grants": (("Grant", {"player": "Anna", "phases": ("worker", "aristocrat")}),
-                 ("Grant", {"player": "Boris", "phases": ("building", "upgrade")}))}),
+    (
+        "tokens: Anna worker, Boris building, Clara aristocrat, Dmitri upgrade",
+        Tokens,
+        {
+            "grants": (
+                ("Grant", {"player": "Anna", "phases": ("worker",)}),
+                ("Grant", {"player": "Boris", "phases": ("building",)}),
+                ("Grant", {"player": "Clara", "phases": ("aristocrat",)}),
+                ("Grant", {"player": "Dmitri", "phases": ("upgrade",)}),
+            )
+        },
+    ),
+    (
+        "tokens: Anna worker aristocrat, Boris building upgrade",
+        Tokens,
+        {
+            "grants": (
+                ("Grant", {"player": "Anna", "phases": ("worker", "aristocrat")}),
+                ("Grant", {"player": "Boris", "phases": ("building", "upgrade")}),
+            )
+        },
+    ),
     ("round 3", RoundMark, {"number": 3}),
     ("worker phase", PhaseHeader, {"phase": "worker"}),
     ("building phase", PhaseHeader, {"phase": "building"}),
@@ -50,11 +83,21 @@ FORMS = [
     ("upgrade phase", PhaseHeader, {"phase": "upgrade"}),
     ("deal: Market, Pub, Customs House", Deal, {"cards": ("Market", "Pub", "Customs House")}),
     ("deal: none", Deal, {"cards": ()}),
-    ("score: Anna +6R +1VP, Boris +6R", ScoreClaim,
-     {"entries": (("ScoreEntry", {"player": "Anna", "rubles": 6, "vp": 1}),
-                  ("ScoreEntry", {"player": "Boris", "rubles": 6, "vp": 0}))}),
-    ("final: Anna 71, Boris 64", FinalClaim,
-     {"entries": (("FinalEntry", {"player": "Anna", "vp": 71}), ("FinalEntry", {"player": "Boris", "vp": 64}))}),
+    (
+        "score: Anna +6R +1VP, Boris +6R",
+        ScoreClaim,
+        {
+            "entries": (
+                ("ScoreEntry", {"player": "Anna", "rubles": 6, "vp": 1}),
+                ("ScoreEntry", {"player": "Boris", "rubles": 6, "vp": 0}),
+            )
+        },
+    ),
+    (
+        "final: Anna 71, Boris 64",
+        FinalClaim,
+        {"entries": (("FinalEntry", {"player": "Anna", "vp": 71}), ("FinalEntry", {"player": "Boris", "vp": 64}))},
+    ),
 ]
 ACTIONS = [
     ("Anna: buy Market", Buy, {"card": "Market", "row": None, "over": None, "price": None}),
@@ -66,14 +109,26 @@ ACTIONS = [
     ("Anna: play Market", Play, {"card": "Market", "over": None, "price": None}),
     ("Anna: play Bank over Market for 8", Play, {"card": "Bank", "over": "Market", "price": 8}),
     ("Anna: pass", Pass, {}),
-    ("Anna: observe workers: Lumberjack, buy", Observe,
-     {"deck": "workers", "card": "Lumberjack", "choice": "buy", "over": None, "price": None}),
-    ("Anna: observe upgrades: Bank, buy over Market for 8", Observe,
-     {"deck": "upgrades", "card": "Bank", "choice": "buy", "over": "Market", "price": 8}),
-    ("Anna: observe buildings: Pub, take", Observe,
-     {"deck": "buildings", "card": "Pub", "choice": "take", "over": None, "price": None}),
-    ("Anna: observe aristocrats: Author, discard", Observe,
-     {"deck": "aristocrats", "card": "Author", "choice": "discard", "over": None, "price": None}),
+    (
+        "Anna: observe workers: Lumberjack, buy",
+        Observe,
+        {"deck": "workers", "card": "Lumberjack", "choice": "buy", "over": None, "price": None},
+    ),
+    (
+        "Anna: observe upgrades: Bank, buy over Market for 8",
+        Observe,
+        {"deck": "upgrades", "card": "Bank", "choice": "buy", "over": "Market", "price": 8},
+    ),
+    (
+        "Anna: observe buildings: Pub, take",
+        Observe,
+        {"deck": "buildings", "card": "Pub", "choice": "take", "over": None, "price": None},
+    ),
+    (
+        "Anna: observe aristocrats: Author, discard",
+        Observe,
+        {"deck": "aristocrats", "card": "Author", "choice": "discard", "over": None, "price": None},
+    ),
     ("Anna: pub 2 for 4", Pub, {"count": 2, "price": 4}),
     ("Anna: pub 0", Pub, {"count": 0, "price": None}),
 ]
@@ -94,25 +149,28 @@ def test_actor_statement_forms(line, kind, fields):
     assert statement_text(statement) == line
 
 
-@pytest.mark.parametrize("line,canonical", [
-    ("ANNA: BUY market FOR 5", None),                                  # player names keep their case
-    ("Anna: BUY market FOR 5", "Anna: buy Market for 5"),
-    ("BUILDING PHASE", "building phase"),
-    ("Deal: MARKET, customs house", "deal: Market, Customs House"),
-    ("  Anna:   buy   lower   Market  ", "Anna: buy lower Market"),
-    ("Anna: buys Czar and Carpenter", "Anna: buy Czar & Carpenter"),
-    ("Anna: takes St. Isaac's Cathedral", "Anna: take St Isaac's Cathedral"),
-    ("Anna: take St Isaac’s Cathedral", "Anna: take St Isaac's Cathedral"),
-    ("deal: Pope, Czar, Potjomkin's Village", "deal: Abbot, Czarina, Potemkin Village"),
-    ("Anna: passes", "Anna: pass"),
-    ("Anna: pass   # thinking about it", "Anna: pass"),
-    ('"Anna K.": buy Market', '"Anna K.": buy Market'),
-    ('"Anna #1": pass # the # in quotes is part of the name', '"Anna #1": pass'),
-    ('"Big \\"B\\"": pass', '"Big \\"B\\"": pass'),
-    ("score: Anna +1VP", "score: Anna +0R +1VP"),
-    ("score: Anna +1vp +6r", "score: Anna +6R +1VP"),
-    ("final: Anna -3", "final: Anna -3"),
-])
+@pytest.mark.parametrize(
+    "line,canonical",
+    [
+        ("ANNA: BUY market FOR 5", None),  # player names keep their case
+        ("Anna: BUY market FOR 5", "Anna: buy Market for 5"),
+        ("BUILDING PHASE", "building phase"),
+        ("Deal: MARKET, customs house", "deal: Market, Customs House"),
+        ("  Anna:   buy   lower   Market  ", "Anna: buy lower Market"),
+        ("Anna: buys Czar and Carpenter", "Anna: buy Czar & Carpenter"),
+        ("Anna: takes St. Isaac's Cathedral", "Anna: take St Isaac's Cathedral"),
+        ("Anna: take St Isaac’s Cathedral", "Anna: take St Isaac's Cathedral"),
+        ("deal: Pope, Czar, Potjomkin's Village", "deal: Abbot, Czarina, Potemkin Village"),
+        ("Anna: passes", "Anna: pass"),
+        ("Anna: pass   # thinking about it", "Anna: pass"),
+        ('"Anna K.": buy Market', '"Anna K.": buy Market'),
+        ('"Anna #1": pass # the # in quotes is part of the name', '"Anna #1": pass'),
+        ('"Big \\"B\\"": pass', '"Big \\"B\\"": pass'),
+        ("score: Anna +1VP", "score: Anna +0R +1VP"),
+        ("score: Anna +1vp +6r", "score: Anna +6R +1VP"),
+        ("final: Anna -3", "final: Anna -3"),
+    ],
+)
 def test_spellings_case_aliases_and_quotes(line, canonical):
     statement = parse(line)
     if canonical is None:
@@ -129,28 +187,33 @@ def test_quoted_player_names():
 
 
 def test_blank_lines_comments_and_indentation_in_a_record():
-    body = ("# a record with comments\n\n" + "\n".join(f"    {line}   # comment {i}" for i, line in
-                                                    enumerate(ROUND1_WORKERS.splitlines()))
-            + "\n   # indented comment\n\n")
+    body = (
+        "# a record with comments\n\n"
+        + "\n".join(f"    {line}   # comment {i}" for i, line in enumerate(ROUND1_WORKERS.splitlines()))
+        + "\n   # indented comment\n\n"
+    )
     report = unfinished(body)
     assert report.statements == 9
 
 
 # --------------------------------------------------------------------------------------------- syntax errors
-@pytest.mark.parametrize("line,code,column", [
-    ("Anna buy Market", "missing-colon", 6),
-    ("deal Market", "missing-colon", 6),
-    ("Anna: purchase Market", "unknown-action", 7),
-    ("Anna: buy Market for", "missing-number", 21),
-    ("Anna: buy Market for five", "missing-number", 22),
-    ("round", "missing-number", 6),
-    ("Anna: pub", "missing-number", 10),
-    ("final: Anna", "missing-number", 12),
-    ("tokens: Anna worker,", "syntax", 21),
-    ("score: Anna 6", "syntax", 13),
-    ("Anna: observe workers: Lumberjack, take for 3", "syntax", 41),
-    ("Anna: buy Markt", "unknown-card", 11),
-])
+@pytest.mark.parametrize(
+    "line,code,column",
+    [
+        ("Anna buy Market", "missing-colon", 6),
+        ("deal Market", "missing-colon", 6),
+        ("Anna: purchase Market", "unknown-action", 7),
+        ("Anna: buy Market for", "missing-number", 21),
+        ("Anna: buy Market for five", "missing-number", 22),
+        ("round", "missing-number", 6),
+        ("Anna: pub", "missing-number", 10),
+        ("final: Anna", "missing-number", 12),
+        ("tokens: Anna worker,", "syntax", 21),
+        ("score: Anna 6", "syntax", 13),
+        ("Anna: observe workers: Lumberjack, take for 3", "syntax", 41),
+        ("Anna: buy Markt", "unknown-card", 11),
+    ],
+)
 def test_syntax_errors_code_and_column(line, code, column):
     with pytest.raises(RefereeError) as caught:
         parse(line)
@@ -161,14 +224,14 @@ def test_unknown_card_did_you_mean():
     with pytest.raises(RefereeError) as caught:
         parse("Anna: buy Custom House")
     assert "did you mean 'Customs House'" in caught.value.message
-    report = malformed(ROUND1_WORKERS.replace("Anna: buy Shepherd for 5", "Anna: buy Shepard for 5 #!"),
-                       "unknown-card")
+    report = malformed(ROUND1_WORKERS.replace("Anna: buy Shepherd for 5", "Anna: buy Shepard for 5 #!"), "unknown-card")
     assert "did you mean 'Shepherd'" in report.error.message and report.error.column == 11
 
 
 def test_syntax_error_in_a_record_has_line_and_column():
-    report = malformed(ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 4 5 #!"),
-                       "syntax")
+    report = malformed(
+        ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 4 5 #!"), "syntax"
+    )
     assert report.error.column == 29
 
 
@@ -185,17 +248,21 @@ def test_unknown_player_is_malformed():
 
 
 def test_players_are_written_as_in_the_players_tag():
-    unfinished('tokens: "Anna K." worker aristocrat, Boris building upgrade\nworker phase\n'
-               'deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n"Anna K.": buy Shepherd for 5\n',
-               players="Anna K., Boris")
-    malformed("tokens: Anna worker aristocrat, Boris building upgrade #!\n", "unknown-player",
-              players="Anna K., Boris")
+    unfinished(
+        'tokens: "Anna K." worker aristocrat, Boris building upgrade\nworker phase\n'
+        'deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n"Anna K.": buy Shepherd for 5\n',
+        players="Anna K., Boris",
+    )
+    malformed("tokens: Anna worker aristocrat, Boris building upgrade #!\n", "unknown-player", players="Anna K., Boris")
 
 
 def test_reserved_word_player_names_are_quoted():
-    unfinished('tokens: "Deal" worker aristocrat, "Round" building upgrade\nworker phase\n'
-               'deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n"Deal": buy Shepherd for 5\n'
-               '"Round": buy Lumberjack\n', players="Deal, Round")
+    unfinished(
+        'tokens: "Deal" worker aristocrat, "Round" building upgrade\nworker phase\n'
+        'deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n"Deal": buy Shepherd for 5\n'
+        '"Round": buy Lumberjack\n',
+        players="Deal, Round",
+    )
 
 
 # ----------------------------------------------------------------------------------------------- round trips
@@ -219,8 +286,13 @@ GAME_B = "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n
 
 
 def test_many_games_per_file():
-    text = (record(GAME_A) + "\n" + record(GAME_B, Event="second") + "\n"
-            + record("tokens Anna worker\n", players="Anna, Boris, Clara"))
+    text = (
+        record(GAME_A)
+        + "\n"
+        + record(GAME_B, Event="second")
+        + "\n"
+        + record("tokens Anna worker\n", players="Anna, Boris, Clara")
+    )
     reports = check_text(text)
     assert [r.index for r in reports] == [1, 2, 3]
     assert [r.verdict for r in reports] == [Verdict.UNFINISHED, Verdict.ILLEGAL, Verdict.MALFORMED]
@@ -242,14 +314,17 @@ def test_file_order_illegal_line_beats_later_syntax_error():
 
 
 def test_file_order_syntax_error_beats_later_illegal_line():
-    body = ROUND1_WORKERS.replace("Anna: buy Lumberjack for 3", "Anna: buy Lumberjack for #!") \
+    body = (
+        ROUND1_WORKERS.replace("Anna: buy Lumberjack for 3", "Anna: buy Lumberjack for #!")
         + "building phase\nBoris: pass\n"
+    )
     malformed(body, "missing-number")
 
 
 def test_later_errors_are_not_reported():
-    report = illegal(ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Anna: buy Gold Miner for 4 #!"),
-                     "not-your-turn")
+    report = illegal(
+        ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Anna: buy Gold Miner for 4 #!"), "not-your-turn"
+    )
     assert report.statements == 5
 
 
@@ -282,8 +357,9 @@ def test_game_tag_spellings(game):
     assert check_text(text)[0].verdict == Verdict.UNFINISHED
 
 
-@pytest.mark.parametrize("ruleset,edition", [("2nd edition", 2), ("1st edition", 1), ("1st", 1), ("2004", 1),
-                                             ("second edition", 2)])
+@pytest.mark.parametrize(
+    "ruleset,edition", [("2nd edition", 2), ("1st edition", 1), ("1st", 1), ("2004", 1), ("second edition", 2)]
+)
 def test_ruleset_tag(ruleset, edition):
     report = judge(ROUND1_WORKERS, Ruleset=ruleset)
     assert report.state.options.edition == edition
@@ -306,9 +382,10 @@ def test_truncated_records_are_unfinished(cut):
 
 
 def test_truncated_generated_game_is_unfinished():
-    state, statements = generated(3, SECOND_EDITION, 5)
+    _state, statements = generated(3, SECOND_EDITION, 5)
     text = '[Game "Saint Petersburg"]\n[Players "Anna, Boris K., Clara"]\n\n' + "\n".join(
-        statement_text(s) for s in statements[:len(statements) // 2])
+        statement_text(s) for s in statements[: len(statements) // 2]
+    )
     assert check_text(text)[0].verdict == Verdict.UNFINISHED
 
 
@@ -319,9 +396,10 @@ def test_generated_games_replay_with_identical_scores(n, ruleset, opts):
     for seed in range(3):
         state, statements = generated(n, opts, seed)
         outcome = state.outcome()
-        text = (f'[Game "Saint Petersburg"]\n[Ruleset "{ruleset}"]\n[Players "{", ".join(state.players)}"]\n'
-                f'[Result "{", ".join(outcome.winners)}"]\n\n'
-                + "\n".join(statement_text(s) for s in statements) + "\n")
+        text = (
+            f'[Game "Saint Petersburg"]\n[Ruleset "{ruleset}"]\n[Players "{", ".join(state.players)}"]\n'
+            f'[Result "{", ".join(outcome.winners)}"]\n\n' + "\n".join(statement_text(s) for s in statements) + "\n"
+        )
         [report] = check_text(text)
         assert report.verdict == Verdict.VALID, report.error and report.error.message
         assert report.outcome.scores == outcome.scores
@@ -332,8 +410,10 @@ def test_generated_games_replay_with_identical_scores(n, ruleset, opts):
 @pytest.mark.parametrize("n,ruleset", [(2, "2nd edition"), (3, "1st edition"), (4, "2nd edition")])
 def test_referee_play_cli_records_are_valid(n, ruleset):
     from referee.cli import main
-    result = CliRunner().invoke(main, ["play", "saint-petersburg", "-n", str(n), "-s", "11", "-r", ruleset,
-                                       "--games", "2"])
+
+    result = CliRunner().invoke(
+        main, ["play", "saint-petersburg", "-n", str(n), "-s", "11", "-r", ruleset, "--games", "2"]
+    )
     assert result.exit_code == 0, result.output
     reports = check_text(result.output)
     assert len(reports) == 2

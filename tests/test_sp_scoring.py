@@ -1,23 +1,52 @@
 """Saint Petersburg scoring: phase scorings, Mariinsky, Tax Man, Pubs, score claims, final scoring and the winner
 (rules reference §3 Scoring, §5 Game end / Winner, §7 D1 D3 D5)."""
+
 from __future__ import annotations
 
 import random
 
 import pytest
+from sp_helpers import (
+    ROUND1_WORKERS,
+    acting,
+    finish,
+    first,
+    give,
+    illegal,
+    new_state,
+    options,
+    parse,
+    rejects,
+    run,
+    unfinished,
+)
 
 from referee.errors import Verdict
 from referee.replay import check_text
 from referee.saint_petersburg.options import FIRST_EDITION
 from referee.saint_petersburg.play import play_record
-from sp_helpers import (
-    ROUND1_WORKERS, acting, finish, first, give, illegal, new_state, options, parse, rejects, run, unfinished,
-)
 
-ARISTOCRATS = ["Author", "Administrator", "Warehouse Manager", "Secretary", "Controller", "Judge",
-               "Mistress of Ceremonies"]
-RED_UPGRADES = ["Abbot", "Chamber Maid", "Weapon Master", "Builder", "Senator", "Patriarch", "Tax Man", "Admiral",
-                "Minister of Foreign Affairs", "Czarina"]
+ARISTOCRATS = [
+    "Author",
+    "Administrator",
+    "Warehouse Manager",
+    "Secretary",
+    "Controller",
+    "Judge",
+    "Mistress of Ceremonies",
+]
+RED_UPGRADES = [
+    "Abbot",
+    "Chamber Maid",
+    "Weapon Master",
+    "Builder",
+    "Senator",
+    "Patriarch",
+    "Tax Man",
+    "Admiral",
+    "Minister of Foreign Affairs",
+    "Czarina",
+]
 
 
 def scored(state, phase, seat=0):
@@ -33,9 +62,19 @@ def scored(state, phase, seat=0):
 class TestPhaseScoring:
     def setup_method(self):
         self.s = new_state()
-        give(self.s, 0, "Lumberjack", "Wharf", "Fur Shop",             # green, upgrades included
-             "Market", "Bank", "Customs House",                        # blue
-             "Author", "Controller", "Senator")                        # red
+        give(
+            self.s,
+            0,
+            "Lumberjack",
+            "Wharf",
+            "Fur Shop",  # green, upgrades included
+            "Market",
+            "Bank",
+            "Customs House",  # blue
+            "Author",
+            "Controller",
+            "Senator",
+        )  # red
         give(self.s, 1, "Czar & Carpenter")
 
     def test_worker_scoring_green_cards_and_green_upgrades(self):
@@ -92,7 +131,7 @@ class TestTaxMan:
         give(s, 0, "Tax Man", "Lumberjack", "Shepherd", "Wharf", "Market")
         give(s, 1, "Lumberjack")
         assert scored(s, "aristocrat") == [(3, 0), (0, 0)]
-        assert scored(s, "worker") == [(3 + 3 + 6, 1), (3, 0)]     # no bonus at worker scoring
+        assert scored(s, "worker") == [(3 + 3 + 6, 1), (3, 0)]  # no bonus at worker scoring
         assert scored(s, "building") == [(0, 1), (0, 0)]
 
 
@@ -102,15 +141,14 @@ class TestScoreClaims:
         unfinished(ROUND1_WORKERS)
 
     def test_wrong_rubles(self):
-        illegal(ROUND1_WORKERS.replace("score: Anna +6R, Boris +6R", "score: Anna +6R, Boris +7R #!"),
-                "score-mismatch")
+        illegal(ROUND1_WORKERS.replace("score: Anna +6R, Boris +6R", "score: Anna +6R, Boris +7R #!"), "score-mismatch")
 
     def test_omitted_part_counts_as_zero(self):
         s = new_state()
         give(s, 0, "Market")
         acting(s, "building", to_act=1)
         run(s, "Boris: pass\nAnna: pass")
-        rejects(s, "score: Anna +0R", "score-mismatch")          # Anna scores +1VP
+        rejects(s, "score: Anna +0R", "score-mismatch")  # Anna scores +1VP
         rejects(s, "score: Anna +1VP +1R", "score-mismatch")
         run(s, "score: Anna +1VP")
 
@@ -209,13 +247,29 @@ class TestPub:
         out = finish(s).outcome()
         assert out.breakdown["Anna"]["pubs"] == 2
         assert out.breakdown["Anna"]["phase scoring"] == 0
-        assert out.scores["Anna"] == 2 + 2          # 2 pub VP + 21 rubles // 10
+        assert out.scores["Anna"] == 2 + 2  # 2 pub VP + 21 rubles // 10
 
 
 # -------------------------------------------------------------------------------------------- final scoring
 class TestFinalScoring:
-    @pytest.mark.parametrize("distinct,vp", [(0, 0), (1, 1), (2, 3), (3, 6), (4, 10), (5, 15), (6, 21), (7, 28),
-                                             (8, 36), (9, 45), (10, 55), (11, 55), (17, 55)])
+    @pytest.mark.parametrize(
+        "distinct,vp",
+        [
+            (0, 0),
+            (1, 1),
+            (2, 3),
+            (3, 6),
+            (4, 10),
+            (5, 15),
+            (6, 21),
+            (7, 28),
+            (8, 36),
+            (9, 45),
+            (10, 55),
+            (11, 55),
+            (17, 55),
+        ],
+    )
     def test_variety_table(self, distinct, vp):
         s = new_state()
         s.p[0].rubles = 0
@@ -263,8 +317,15 @@ class TestFinalScoring:
         give(s, 0, "Author", "Judge", "Senator")
         give(s, 0, "Market", hand=True)
         out = finish(s).outcome()
-        assert out.breakdown["Anna"] | {} == {"phase scoring": 0, "pubs": 0, "aristocrat variety": 4, "rubles": 4,
-                                              "hand penalty": -2, "rubles left": 3, "total": 6}
+        assert out.breakdown["Anna"] | {} == {
+            "phase scoring": 0,
+            "pubs": 0,
+            "aristocrat variety": 4,
+            "rubles": 4,
+            "hand penalty": -2,
+            "rubles left": 3,
+            "total": 6,
+        }
 
 
 class TestWinner:
@@ -276,8 +337,8 @@ class TestWinner:
 
     def tied(self, opts):
         s = new_state(opts=opts)
-        s.p[0].rubles, s.p[0].vp = 29, 1           # 3 VP, 9 rubles left
-        s.p[1].rubles, s.p[1].vp = 30, 0           # 3 VP, 0 left, more in total
+        s.p[0].rubles, s.p[0].vp = 29, 1  # 3 VP, 9 rubles left
+        s.p[1].rubles, s.p[1].vp = 30, 0  # 3 VP, 0 left, more in total
         return finish(s).outcome()
 
     def test_tie_broken_on_rubles_left_after_conversion(self):
@@ -339,10 +400,11 @@ class TestFinalClaims:
         out = finish(s).outcome()
         assert out.winners == ["Anna", "Boris"]
 
-    @pytest.mark.parametrize("line", ["Anna: pass", "round 99", "worker phase", "deal: Market",
-                                      "score: Anna +0R", "Boris: pub 0"])
+    @pytest.mark.parametrize(
+        "line", ["Anna: pass", "round 99", "worker phase", "deal: Market", "score: Anna +0R", "Boris: pub 0"]
+    )
     def test_nothing_but_final_after_the_end(self, game_text, line):
         lines = game_text.splitlines()
-        lines.insert(len(lines) - 1, line)          # before the final: claim
+        lines.insert(len(lines) - 1, line)  # before the final: claim
         [bad] = check_text("\n".join(lines))
         assert (bad.verdict, bad.error.code, bad.error.line) == (Verdict.ILLEGAL, "after-end", len(lines) - 1)

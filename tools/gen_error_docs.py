@@ -1,7 +1,8 @@
 """Regenerate the code tables of docs/errors.md from the error catalogue (the prose above the marker is kept).
 
-    python tools/gen_error_docs.py
+python tools/gen_error_docs.py
 """
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,4 +1,5 @@
 """Saint Petersburg (2nd edition by default, 1st edition as a second ruleset)."""
+
 from __future__ import annotations
 
 import random
@@ -36,4 +37,4 @@ class SaintPetersburg(Game):
         return play_record(players, rng, options, tags)
 
 
-__all__ = ["SaintPetersburg", "SPState", "SPOptions", "SPCode"]
+__all__ = ["SPCode", "SPOptions", "SPState", "SaintPetersburg"]

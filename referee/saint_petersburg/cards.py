@@ -1,4 +1,5 @@
-"""Saint Petersburg card data: the 116 cards of the 2nd edition as read from ``cards.csv``, and the 1st-edition deltas."""
+"""Saint Petersburg card data: the 116 cards of the 2nd edition, read from ``cards.csv``, and the 1st-edition deltas."""
+
 from __future__ import annotations
 
 import csv
@@ -15,14 +16,14 @@ class Card:
     """One card of a ruleset's table; each is a single shared object, so identity is equality (fast `in`)."""
 
     name: str
-    deck: str          # one of DECKS: the deck it is dealt from
-    colour: str        # green (worker), blue (building), red (aristocrat): where it scores
+    deck: str  # one of DECKS: the deck it is dealt from
+    colour: str  # green (worker), blue (building), red (aristocrat): where it scores
     upgrade: bool
     copies: int
     cost: int
     rubles: int
     vp: int
-    symbol: str        # worker symbol ("any" for Czar & Carpenter), "" otherwise
+    symbol: str  # worker symbol ("any" for Czar & Carpenter), "" otherwise
     special: str
 
 
@@ -34,9 +35,17 @@ def _load() -> dict[str, Card]:
             upgrade = kind.startswith("upgrade-")
             colour = kind.split("-")[1] if upgrade else COLOUR_OF_DECK[kind]
             cards[row["name"]] = Card(
-                name=row["name"], deck="upgrades" if upgrade else kind + "s", colour=colour, upgrade=upgrade,
-                copies=int(row["copies"]), cost=int(row["cost"]), rubles=int(row["rubles"]), vp=int(row["vp"]),
-                symbol=row["symbol"], special=row["special"])
+                name=row["name"],
+                deck="upgrades" if upgrade else kind + "s",
+                colour=colour,
+                upgrade=upgrade,
+                copies=int(row["copies"]),
+                cost=int(row["cost"]),
+                rubles=int(row["rubles"]),
+                vp=int(row["vp"]),
+                symbol=row["symbol"],
+                special=row["special"],
+            )
     return cards
 
 
@@ -45,7 +54,8 @@ SECOND_EDITION: dict[str, Card] = _load()
 # 1st edition (2004): different costs, and the Mariinsky pays rubles (see options.mariinsky_reward).
 FIRST_EDITION_COSTS = {"Observatory": 6, "Judge": 16, "Mistress of Ceremonies": 18, "Mariinsky Theater": 10}
 FIRST_EDITION: dict[str, Card] = {
-    name: replace(card, cost=FIRST_EDITION_COSTS.get(name, card.cost)) for name, card in SECOND_EDITION.items()}
+    name: replace(card, cost=FIRST_EDITION_COSTS.get(name, card.cost)) for name, card in SECOND_EDITION.items()
+}
 
 # Accepted spellings (lower case) -> canonical name; the 1st-edition names are accepted in every ruleset.
 ALIASES = {

@@ -1,9 +1,9 @@
 """Saint Petersburg statements: what a record line says, how the grammar's transformer builds it, and how an action
 is written back as record text (the generator and the "legal alternatives" use the same writer)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from lark import Token
 
@@ -17,7 +17,7 @@ from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMa
 @dataclass(frozen=True, slots=True)
 class Grant:
     player: NameRef
-    phases: tuple[NameRef, ...]           # the phases whose tokens the player holds
+    phases: tuple[NameRef, ...]  # the phases whose tokens the player holds
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +87,7 @@ class Pass:
 class Observe:
     deck: str
     card: NameRef
-    choice: str                      # buy | take | discard
+    choice: str  # buy | take | discard
     over: NameRef | None = None
     price: int | None = None
     price_column: int = 0
@@ -102,7 +102,7 @@ class Pub:
     column: int = 0
 
 
-Action = Union[Buy, Take, Play, Pass, Observe, Pub]
+Action = Buy | Take | Play | Pass | Observe | Pub
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +111,7 @@ class Actor:
     action: Action
 
 
-Statement = Union[Tokens, RoundMark, PhaseHeader, Deal, ScoreClaim, FinalClaim, Actor]
+Statement = Tokens | RoundMark | PhaseHeader | Deal | ScoreClaim | FinalClaim | Actor
 
 
 def _phase(word: str) -> str:
@@ -183,8 +183,14 @@ class StatementBuilder(CommonStatements):
     def buy(self, children: list) -> Buy:
         card = next(c for c in children if isinstance(c, NameRef))
         o = self._options(children)
-        return Buy(card, o["row"][1] if "row" in o else None, o["over"][1] if "over" in o else None,
-                   o["price"][1] if "price" in o else None, o["price"][2] if "price" in o else 0, children[0].column)
+        return Buy(
+            card,
+            o["row"][1] if "row" in o else None,
+            o["over"][1] if "over" in o else None,
+            o["price"][1] if "price" in o else None,
+            o["price"][2] if "price" in o else 0,
+            children[0].column,
+        )
 
     def take(self, children: list) -> Take:
         card = next(c for c in children if isinstance(c, NameRef))
@@ -193,8 +199,13 @@ class StatementBuilder(CommonStatements):
 
     def play(self, children: list) -> Play:
         o = self._options(children)
-        return Play(children[1], o["over"][1] if "over" in o else None, o["price"][1] if "price" in o else None,
-                    o["price"][2] if "price" in o else 0, children[0].column)
+        return Play(
+            children[1],
+            o["over"][1] if "over" in o else None,
+            o["price"][1] if "price" in o else None,
+            o["price"][2] if "price" in o else 0,
+            children[0].column,
+        )
 
     def pass_(self, children: list[Token]) -> Pass:
         return Pass(children[0].column)
@@ -202,9 +213,15 @@ class StatementBuilder(CommonStatements):
     def observe(self, children: list) -> Observe:
         deck_token, card, choice = children[1], children[2], children[3]
         kind, o = choice
-        return Observe(_deck(deck_token), card, kind, o["over"][1] if "over" in o else None,
-                       o["price"][1] if "price" in o else None, o["price"][2] if "price" in o else 0,
-                       children[0].column)
+        return Observe(
+            _deck(deck_token),
+            card,
+            kind,
+            o["over"][1] if "over" in o else None,
+            o["price"][1] if "price" in o else None,
+            o["price"][2] if "price" in o else 0,
+            children[0].column,
+        )
 
     def observe_buy(self, children: list) -> tuple:
         return ("buy", self._options(children))
@@ -217,40 +234,75 @@ class StatementBuilder(CommonStatements):
 
     def pub(self, children: list) -> Pub:
         o = self._options(children)
-        return Pub(int(children[1]), o["price"][1] if "price" in o else None, o["price"][2] if "price" in o else 0,
-                   children[0].column)
+        return Pub(
+            int(children[1]),
+            o["price"][1] if "price" in o else None,
+            o["price"][2] if "price" in o else 0,
+            children[0].column,
+        )
 
 
 # Lark calls the rule "pass" — a Python keyword — so route it by name.
 setattr(StatementBuilder, "pass", StatementBuilder.pass_)
 
 TERMINAL_WORDS = {
-    "PLAYER_NAME": "a player name", "QUOTED": "a quoted player name", "WORD": "a card name", "INT": "a number",
-    "SIGNED_INT": "a number", "AMOUNT": "an amount like +6R or +1VP", "COLON": "':'", "COMMA": "','",
-    "TOKENS": "'tokens'", "ROUND": "'round'", "PHASE": "'phase'",
-    "PHASE_NAME": "a phase or deck (worker, building, aristocrat, upgrade)", "DEAL": "'deal'", "NONE": "'none'",
-    "SCORE": "'score'", "FINAL": "'final'", "BUY": "'buy'", "TAKE": "'take'", "PLAY": "'play'", "PASS": "'pass'",
-    "OBSERVE": "'observe'", "DISCARD": "'discard'", "PUB": "'pub'", "OVER": "'over'", "FOR": "'for'",
-    "UPPER": "'upper'", "LOWER": "'lower'",
+    "PLAYER_NAME": "a player name",
+    "QUOTED": "a quoted player name",
+    "WORD": "a card name",
+    "INT": "a number",
+    "SIGNED_INT": "a number",
+    "AMOUNT": "an amount like +6R or +1VP",
+    "COLON": "':'",
+    "COMMA": "','",
+    "TOKENS": "'tokens'",
+    "ROUND": "'round'",
+    "PHASE": "'phase'",
+    "PHASE_NAME": "a phase or deck (worker, building, aristocrat, upgrade)",
+    "DEAL": "'deal'",
+    "NONE": "'none'",
+    "SCORE": "'score'",
+    "FINAL": "'final'",
+    "BUY": "'buy'",
+    "TAKE": "'take'",
+    "PLAY": "'play'",
+    "PASS": "'pass'",
+    "OBSERVE": "'observe'",
+    "DISCARD": "'discard'",
+    "PUB": "'pub'",
+    "OVER": "'over'",
+    "FOR": "'for'",
+    "UPPER": "'upper'",
+    "LOWER": "'lower'",
 }
 
 SYNTAX_EXAMPLES = (
-    SyntaxExample(RecordCode.MISSING_COLON, "a ':' is missing after the player name or statement keyword",
-                  ("Anna buy Market", "Anna pass", "deal Market", "tokens Anna worker", "score Anna +1R",
-                   "final Anna 3")),
-    SyntaxExample(RecordCode.UNKNOWN_ACTION, "unknown action; a turn is buy, take, play, pass, observe or pub",
-                  ("Anna: purchase Market", "Anna: steal Market", "Anna: upgrade Market")),
-    SyntaxExample(RecordCode.MISSING_NUMBER, "a number is missing",
-                  ("Anna: buy Market for", "Anna: pub", "round", "Anna: pub for 2", "final: Anna")),
+    SyntaxExample(
+        RecordCode.MISSING_COLON,
+        "a ':' is missing after the player name or statement keyword",
+        ("Anna buy Market", "Anna pass", "deal Market", "tokens Anna worker", "score Anna +1R", "final Anna 3"),
+    ),
+    SyntaxExample(
+        RecordCode.UNKNOWN_ACTION,
+        "unknown action; a turn is buy, take, play, pass, observe or pub",
+        ("Anna: purchase Market", "Anna: steal Market", "Anna: upgrade Market"),
+    ),
+    SyntaxExample(
+        RecordCode.MISSING_NUMBER,
+        "a number is missing",
+        ("Anna: buy Market for", "Anna: pub", "round", "Anna: pub for 2", "final: Anna"),
+    ),
 )
 
 
 PIECES = Pieces(
-    lists={"deal": ("card", lambda column, items: Deal(tuple(items), column)),
-           "score": ("score_entry", lambda column, items: ScoreClaim(tuple(items), column)),
-           "final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column)),
-           "tokens": ("grant", lambda column, items: Tokens(tuple(items), column))},
-    actor=("action", lambda player, action: Actor(player, action)))
+    lists={
+        "deal": ("card", lambda column, items: Deal(tuple(items), column)),
+        "score": ("score_entry", lambda column, items: ScoreClaim(tuple(items), column)),
+        "final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column)),
+        "tokens": ("grant", lambda column, items: Tokens(tuple(items), column)),
+    },
+    actor=("action", lambda player, action: Actor(player, action)),
+)
 
 
 def make_parser() -> LineParser:
@@ -298,7 +350,8 @@ def statement_text(statement: Statement) -> str:
         return actor_text(statement.player.name, statement.action)
     if isinstance(statement, Tokens):
         return "tokens: " + ", ".join(
-            f"{quote_player(g.player.name)} {' '.join(phase.name for phase in g.phases)}" for g in statement.grants)
+            f"{quote_player(g.player.name)} {' '.join(phase.name for phase in g.phases)}" for g in statement.grants
+        )
     if isinstance(statement, RoundMark):
         return f"round {statement.number}"
     if isinstance(statement, PhaseHeader):
@@ -308,7 +361,8 @@ def statement_text(statement: Statement) -> str:
     if isinstance(statement, ScoreClaim):
         return "score: " + ", ".join(
             f"{quote_player(e.player.name)} {e.rubles:+d}R" + (f" {e.vp:+d}VP" if e.vp else "")
-            for e in statement.entries)
+            for e in statement.entries
+        )
     if isinstance(statement, FinalClaim):
         return final_text(statement)
     raise TypeError(statement)

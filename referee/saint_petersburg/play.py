@@ -2,6 +2,7 @@
 
 Randomness comes from the ``random.Random`` passed in, so the same seed gives the same record.
 """
+
 from __future__ import annotations
 
 import random
@@ -9,8 +10,25 @@ import random
 from referee.record import NameRef, write_record
 from referee.saint_petersburg.cards import DECKS, PHASES
 from referee.saint_petersburg.notation import (
-    Action, Actor, Buy, Deal, FinalClaim, FinalEntry, Grant, Observe, Pass, PhaseHeader, Play, Pub, RoundMark,
-    ScoreClaim, ScoreEntry, Statement, Take, Tokens, statement_text,
+    Action,
+    Actor,
+    Buy,
+    Deal,
+    FinalClaim,
+    FinalEntry,
+    Grant,
+    Observe,
+    Pass,
+    PhaseHeader,
+    Play,
+    Pub,
+    RoundMark,
+    ScoreClaim,
+    ScoreEntry,
+    Statement,
+    Take,
+    Tokens,
+    statement_text,
 )
 from referee.saint_petersburg.options import SPOptions
 from referee.saint_petersburg.state import ACTING, DEALING, OVER, SETUP, SPState
@@ -25,8 +43,8 @@ def deal_tokens(players: list[str], rng: random.Random) -> Tokens:
     counts = {2: [2, 2], 3: [1, 1, 2], 4: [1, 1, 1, 1]}[n]
     rng.shuffle(counts)
     grants, start = [], 0
-    for name, count in zip(players, counts):
-        grants.append(Grant(NameRef(name, 0), tuple(NameRef(p, 0) for p in phases[start:start + count])))
+    for name, count in zip(players, counts, strict=False):
+        grants.append(Grant(NameRef(name, 0), tuple(NameRef(p, 0) for p in phases[start : start + count])))
         start += count
     return Tokens(tuple(grants), 0)
 
@@ -76,8 +94,13 @@ def random_deal(state: SPState, rng: random.Random) -> Deal:
 def score_claim(state: SPState) -> ScoreClaim:
     """The true ``score:`` line of the phase scoring that just happened."""
     assert state.last_scoring is not None
-    return ScoreClaim(tuple(ScoreEntry(NameRef(name, 0), s.rubles, s.vp)
-                            for name, s in zip(state.players, state.last_scoring)), 0)
+    return ScoreClaim(
+        tuple(
+            ScoreEntry(NameRef(name, 0), s.rubles, s.vp)
+            for name, s in zip(state.players, state.last_scoring, strict=True)
+        ),
+        0,
+    )
 
 
 def final_claim(state: SPState) -> FinalClaim:
@@ -92,7 +115,7 @@ class RandomPolicy:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self._pubs_decided: set[tuple[int, int]] = set()   # (round, seat)
+        self._pubs_decided: set[tuple[int, int]] = set()  # (round, seat)
         self._round_marked = 0
 
     def next_statement(self, state: SPState) -> Statement | None:
@@ -137,6 +160,10 @@ def random_game(players: list[str], rng: random.Random, options: SPOptions) -> t
 
 def play_record(players: list[str], rng: random.Random, options: SPOptions, tags: dict[str, str]) -> str:
     state, statements = random_game(players, rng, options)
-    tags = {"Game": "Saint Petersburg", **tags, "Players": ", ".join(players),
-            "Result": ", ".join(state.outcome().winners)}
+    tags = {
+        "Game": "Saint Petersburg",
+        **tags,
+        "Players": ", ".join(players),
+        "Result": ", ".join(state.outcome().winners),
+    }
     return write_record(tags, (statement_text(statement) for statement in statements))

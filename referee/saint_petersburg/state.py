@@ -4,64 +4,107 @@
 rejected statement leaves the state untouched. ``legal_actions`` lists what the player to act may do; the replay, the
 generator and the property suites all go through these two methods, so each rule lives in exactly one place.
 """
+
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from referee.errors import ErrorKind, Verdict
 from referee.game import GameState, Outcome
 from referee.record import NameRef
 from referee.saint_petersburg.cards import DECKS, FIRST_EDITION, PHASES, SECOND_EDITION, Card
 from referee.saint_petersburg.notation import (
-    Action, Actor, Buy, Deal, FinalClaim, Observe, Pass, PhaseHeader, Play, Pub, RoundMark, ScoreClaim, Take,
-    Tokens, actor_text, quote_player,
+    Action,
+    Actor,
+    Buy,
+    Deal,
+    FinalClaim,
+    Observe,
+    Pass,
+    PhaseHeader,
+    Play,
+    Pub,
+    RoundMark,
+    ScoreClaim,
+    Take,
+    Tokens,
+    actor_text,
+    quote_player,
 )
 from referee.saint_petersburg.options import SPOptions
 
-I, M = Verdict.ILLEGAL, Verdict.MALFORMED
+ILLEGAL, MALFORMED = Verdict.ILLEGAL, Verdict.MALFORMED
 
 
 class SPCode(ErrorKind):
     """Saint Petersburg rule violations (stable codes, documented in docs/errors.md)."""
 
-    TOKENS_REQUIRED = ("tokens-required", I, "The game must start with the 'tokens:' line.")
-    BAD_TOKENS = ("bad-tokens", I, "Each start token goes to exactly one player, in the numbers the player count sets.")
-    MISPLACED_TOKENS = ("misplaced-tokens", I, "'tokens:' is set up once, before the first phase.")
-    ROUND_MISMATCH = ("round-mismatch", I, "The 'round N' checkpoint names another round than the one starting.")
-    MISPLACED_ROUND = ("misplaced-round", I, "'round N' stands only right before a round's worker phase header.")
-    WRONG_PHASE = ("wrong-phase", I, "Phases run worker, building, aristocrat, upgrade; the header names another.")
-    PHASE_NOT_OVER = ("phase-not-over", I, "A phase ends only when all players have passed in a row.")
-    HEADER_EXPECTED = ("phase-header-expected", I, "The phase is over: the next phase's header must come first.")
-    DEAL_MISSING = ("deal-missing", I, "Cards are due: the 'deal:' line must follow the phase header.")
-    MISPLACED_DEAL = ("misplaced-deal", I, "'deal:' stands only right after a phase header.")
-    DEAL_COUNT = ("deal-count", I, "The deal draws exactly the cards due (up to 8 in the display; 2 per player in "
-                                   "round 1's worker phase), or all that remain when the deck runs short.")
-    DEAL_WRONG_DECK = ("deal-wrong-deck", I, "A phase deals only from its own deck.")
-    DEAL_EXHAUSTED = ("deal-exhausted", I, "The deck holds no more copies of that card.")
-    NOT_YOUR_TURN = ("not-your-turn", I, "Players act in turn: the phase's token holder first, then clockwise.")
-    NOT_IN_DISPLAY = ("not-in-display", I, "Only cards in the display (in the named row) can be bought or taken.")
-    AMBIGUOUS_ROW = ("ambiguous-row", I, "The card lies in both rows: the row must be written.")
-    NOT_IN_HAND = ("not-in-hand", I, "Only cards in the player's hand can be played.")
-    CANNOT_AFFORD = ("cannot-afford", I, "A player may not spend more rubles than they have.")
-    PRICE_MISMATCH = ("price-mismatch", I, "The claimed price differs from the price the rules give.")
-    UPGRADE_NEEDS_TARGET = ("upgrade-needs-target", I, "An upgrade card is bought or played only over a card.")
-    NOT_AN_UPGRADE = ("not-an-upgrade", I, "Only upgrade cards are placed over another card.")
-    BAD_TARGET = ("bad-upgrade-target", I, "An upgrade displaces one card of its colour in the buyer's area: green "
-                                           "needs the matching worker (or Czar & Carpenter), never an upgrade, never "
-                                           "an Observatory turned this round.")
-    HAND_FULL = ("hand-full", I, "Hand limit: 3 cards, 4 with the Warehouse.")
-    MUST_BUY = ("must-buy", I, "Round 1's worker phase (2nd edition): every turn buys a card from the display.")
-    OBSERVATORY_UNAVAILABLE = ("observatory-unavailable", I, "An Observatory is used in the building phase, once "
-                                                             "per round, by its owner.")
-    OBSERVATORY_LAST_CARD = ("observatory-last-card", I, "The Observatory may not draw a deck's last card.")
-    OBSERVED_CARD_UNAVAILABLE = ("observed-card-unavailable", I, "The observed card must be one the deck still holds.")
-    PUB_MISPLACED = ("pub-misplaced", I, "Pub VP are bought right after a building scoring.")
-    PUB_NOT_OWNED = ("pub-not-owned", I, "Only a Pub owner buys VP with a Pub.")
-    PUB_LIMIT = ("pub-limit", I, "A Pub buys at most 5 VP per building scoring.")
-    PUB_TWICE = ("pub-twice", I, "A player uses their Pubs once per building scoring.")
-    SCORE_MISMATCH = ("score-mismatch", I, "The claimed phase scoring differs from the computed one.")
-    SCORE_MISPLACED = ("score-misplaced", I, "'score:' stands once, right after a scoring phase ends, before pubs.")
+    TOKENS_REQUIRED = ("tokens-required", ILLEGAL, "The game must start with the 'tokens:' line.")
+    BAD_TOKENS = (
+        "bad-tokens",
+        ILLEGAL,
+        "Each start token goes to exactly one player, in the numbers the player count sets.",
+    )
+    MISPLACED_TOKENS = ("misplaced-tokens", ILLEGAL, "'tokens:' is set up once, before the first phase.")
+    ROUND_MISMATCH = ("round-mismatch", ILLEGAL, "The 'round N' checkpoint names another round than the one starting.")
+    MISPLACED_ROUND = ("misplaced-round", ILLEGAL, "'round N' stands only right before a round's worker phase header.")
+    WRONG_PHASE = (
+        "wrong-phase",
+        ILLEGAL,
+        "Phases run worker, building, aristocrat, upgrade; the header names another.",
+    )
+    PHASE_NOT_OVER = ("phase-not-over", ILLEGAL, "A phase ends only when all players have passed in a row.")
+    HEADER_EXPECTED = ("phase-header-expected", ILLEGAL, "The phase is over: the next phase's header must come first.")
+    DEAL_MISSING = ("deal-missing", ILLEGAL, "Cards are due: the 'deal:' line must follow the phase header.")
+    MISPLACED_DEAL = ("misplaced-deal", ILLEGAL, "'deal:' stands only right after a phase header.")
+    DEAL_COUNT = (
+        "deal-count",
+        ILLEGAL,
+        "The deal draws exactly the cards due (up to 8 in the display; 2 per player in "
+        "round 1's worker phase), or all that remain when the deck runs short.",
+    )
+    DEAL_WRONG_DECK = ("deal-wrong-deck", ILLEGAL, "A phase deals only from its own deck.")
+    DEAL_EXHAUSTED = ("deal-exhausted", ILLEGAL, "The deck holds no more copies of that card.")
+    NOT_YOUR_TURN = ("not-your-turn", ILLEGAL, "Players act in turn: the phase's token holder first, then clockwise.")
+    NOT_IN_DISPLAY = ("not-in-display", ILLEGAL, "Only cards in the display (in the named row) can be bought or taken.")
+    AMBIGUOUS_ROW = ("ambiguous-row", ILLEGAL, "The card lies in both rows: the row must be written.")
+    NOT_IN_HAND = ("not-in-hand", ILLEGAL, "Only cards in the player's hand can be played.")
+    CANNOT_AFFORD = ("cannot-afford", ILLEGAL, "A player may not spend more rubles than they have.")
+    PRICE_MISMATCH = ("price-mismatch", ILLEGAL, "The claimed price differs from the price the rules give.")
+    UPGRADE_NEEDS_TARGET = ("upgrade-needs-target", ILLEGAL, "An upgrade card is bought or played only over a card.")
+    NOT_AN_UPGRADE = ("not-an-upgrade", ILLEGAL, "Only upgrade cards are placed over another card.")
+    BAD_TARGET = (
+        "bad-upgrade-target",
+        ILLEGAL,
+        "An upgrade displaces one card of its colour in the buyer's area: green "
+        "needs the matching worker (or Czar & Carpenter), never an upgrade, never "
+        "an Observatory turned this round.",
+    )
+    HAND_FULL = ("hand-full", ILLEGAL, "Hand limit: 3 cards, 4 with the Warehouse.")
+    MUST_BUY = ("must-buy", ILLEGAL, "Round 1's worker phase (2nd edition): every turn buys a card from the display.")
+    OBSERVATORY_UNAVAILABLE = (
+        "observatory-unavailable",
+        ILLEGAL,
+        "An Observatory is used in the building phase, once per round, by its owner.",
+    )
+    OBSERVATORY_LAST_CARD = ("observatory-last-card", ILLEGAL, "The Observatory may not draw a deck's last card.")
+    OBSERVED_CARD_UNAVAILABLE = (
+        "observed-card-unavailable",
+        ILLEGAL,
+        "The observed card must be one the deck still holds.",
+    )
+    PUB_MISPLACED = ("pub-misplaced", ILLEGAL, "Pub VP are bought right after a building scoring.")
+    PUB_NOT_OWNED = ("pub-not-owned", ILLEGAL, "Only a Pub owner buys VP with a Pub.")
+    PUB_LIMIT = ("pub-limit", ILLEGAL, "A Pub buys at most 5 VP per building scoring.")
+    PUB_TWICE = ("pub-twice", ILLEGAL, "A player uses their Pubs once per building scoring.")
+    SCORE_MISMATCH = ("score-mismatch", ILLEGAL, "The claimed phase scoring differs from the computed one.")
+    SCORE_MISPLACED = (
+        "score-misplaced",
+        ILLEGAL,
+        "'score:' stands once, right after a scoring phase ends, before pubs.",
+    )
 
 
 SPCode.register()
@@ -77,10 +120,10 @@ class PlayerState:
     area: list[Card] = field(default_factory=list)
     owned: Counter = field(default_factory=Counter)
     hand: list[Card] = field(default_factory=list)
-    vp: int = 0                       # VP from phase scorings and pubs
+    vp: int = 0  # VP from phase scorings and pubs
     pub_vp: int = 0
-    observatories_used: int = 0       # this round
-    observatories_fresh: int = 0      # bought this building phase (for observatory_same_phase = false)
+    observatories_used: int = 0  # this round
+    observatories_fresh: int = 0  # bought this building phase (for observatory_same_phase = false)
 
     def owns(self, name: str) -> bool:
         return self.owned.get(name, 0) > 0
@@ -93,8 +136,15 @@ class Scoring:
 
 
 class SPState(GameState):
-    handlers = {Actor: "_apply_actor", Deal: "_apply_deal", PhaseHeader: "_apply_header", RoundMark: "_apply_round",
-                ScoreClaim: "_apply_score_claim", FinalClaim: "apply_final_claim", Tokens: "_apply_tokens"}
+    handlers: ClassVar[dict[type, str]] = {
+        Actor: "_apply_actor",
+        Deal: "_apply_deal",
+        PhaseHeader: "_apply_header",
+        RoundMark: "_apply_round",
+        ScoreClaim: "_apply_score_claim",
+        FinalClaim: "apply_final_claim",
+        Tokens: "_apply_tokens",
+    }
 
     def __init__(self, players: list[str], options: SPOptions) -> None:
         self.players = list(players)
@@ -102,7 +152,7 @@ class SPState(GameState):
         self.cards = FIRST_EDITION if options.edition == 1 else SECOND_EDITION
         self.seats = {name: seat for seat, name in enumerate(players)}
         self.p = [PlayerState(name, options.start_rubles) for name in players]
-        self.bank: int | None = options.bank_rubles or None   # None: unlimited
+        self.bank: int | None = options.bank_rubles or None  # None: unlimited
         self.holder: dict[str, int] = {}
         self.decks: dict[str, Counter] = {deck: Counter() for deck in DECKS}
         for card in self.cards.values():
@@ -112,20 +162,20 @@ class SPState(GameState):
         self.lower: list[Card] = []
         self.discards: list[Card] = []
         self.round = 1
-        self.phase_index = 0            # the current phase, or the next one while BETWEEN
+        self.phase_index = 0  # the current phase, or the next one while BETWEEN
         self.stage = SETUP
         self.to_act = 0
         self.passes = 0
         self.due = 0
         self.deal_allowed = False
         self.end_triggered = False
-        self.display_touched = True     # did a card leave the display in the previous phase (option D2)
+        self.display_touched = True  # did a card leave the display in the previous phase (option D2)
         self.last_scoring: list[Scoring] | None = None
         self.score_claim_open = False
         self.pub_open = False
         self.pubs_used: set[int] = set()
         self.final_claimed = False
-        self.ruble_flow = [0] * len(players)   # income received (for conservation checks)
+        self.ruble_flow = [0] * len(players)  # income received (for conservation checks)
         self._outcome: Outcome | None = None
 
     # ------------------------------------------------------------------------------------------------ queries
@@ -194,8 +244,10 @@ class SPState(GameState):
         if target.colour != upgrade.colour:
             return f"{upgrade.name} is a {upgrade.colour} upgrade and displaces only a {upgrade.colour} card"
         if upgrade.colour == "green" and target.symbol not in (upgrade.symbol, "any"):
-            return (f"{upgrade.name} needs a worker with the {upgrade.symbol} symbol (or Czar & Carpenter); "
-                    f"{target.name} shows {target.symbol}")
+            return (
+                f"{upgrade.name} needs a worker with the {upgrade.symbol} symbol (or Czar & Carpenter); "
+                f"{target.name} shows {target.symbol}"
+            )
         if target.name == "Observatory" and player.owned["Observatory"] <= player.observatories_used + turning:
             return "an Observatory turned this round cannot be displaced"
         return None
@@ -205,8 +257,9 @@ class SPState(GameState):
         if self.stage == OVER:
             raise self.after_end(st.column)
         if self.stage != SETUP:
-            raise self.fail(SPCode.MISPLACED_TOKENS, "the start tokens are dealt once, before the first phase",
-                             st.column)
+            raise self.fail(
+                SPCode.MISPLACED_TOKENS, "the start tokens are dealt once, before the first phase", st.column
+            )
         holder: dict[str, int] = {}
         counts = Counter()
         for grant in st.grants:
@@ -223,8 +276,7 @@ class SPState(GameState):
         n = len(self.players)
         wanted = {2: [2, 2], 3: [1, 1, 2], 4: [1, 1, 1, 1]}.get(n)
         if wanted is not None and sorted(counts[s] for s in range(n)) != wanted:
-            spread = {2: "two tokens each", 3: "one token each and one player a second",
-                      4: "one token each"}[n]
+            spread = {2: "two tokens each", 3: "one token each and one player a second", 4: "one token each"}[n]
             raise self.fail(SPCode.BAD_TOKENS, f"with {n} players the tokens go {spread}", st.column)
         self.holder = holder
         self.stage = BETWEEN
@@ -234,11 +286,11 @@ class SPState(GameState):
         if self.stage == OVER:
             raise self.after_end(st.column)
         if not (self.stage in (SETUP, BETWEEN) and self.phase_index == 0):
-            raise self.fail(SPCode.MISPLACED_ROUND, "'round N' stands only right before a round's worker phase",
-                             st.column)
+            raise self.fail(
+                SPCode.MISPLACED_ROUND, "'round N' stands only right before a round's worker phase", st.column
+            )
         if st.number != self.round:
-            raise self.fail(SPCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}",
-                             st.column + 6)
+            raise self.fail(SPCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}", st.column + 6)
 
     def _apply_header(self, st: PhaseHeader) -> None:
         if self.stage == OVER:
@@ -248,12 +300,16 @@ class SPState(GameState):
         if self.stage == DEALING:
             raise self.fail(SPCode.DEAL_MISSING, f"{self.due} card(s) are due: write the 'deal:' line", st.column)
         if self.stage == ACTING:
-            raise self.fail(SPCode.PHASE_NOT_OVER, f"the {self.phase} phase is not over: "
-                             f"{self.p[self.to_act].name} is to act ({self.passes} pass(es) in a row so far)",
-                             st.column)
+            raise self.fail(
+                SPCode.PHASE_NOT_OVER,
+                f"the {self.phase} phase is not over: "
+                f"{self.p[self.to_act].name} is to act ({self.passes} pass(es) in a row so far)",
+                st.column,
+            )
         if st.phase != self.phase:
-            raise self.fail(SPCode.WRONG_PHASE, f"the {self.phase} phase comes next, not the {st.phase} phase",
-                             st.column)
+            raise self.fail(
+                SPCode.WRONG_PHASE, f"the {self.phase} phase comes next, not the {st.phase} phase", st.column
+            )
         self._start_phase()
 
     def _start_phase(self) -> None:
@@ -284,22 +340,30 @@ class SPState(GameState):
         deck = DECKS[self.phase_index]
         if len(st.cards) != self.due:
             left = self.deck_size[deck]
-            why = (f"{self.due} card(s) are due" + (f" ({left} left in the {deck} deck)" if left < 8 else ""))
-            column = st.cards[min(self.due, len(st.cards) - 1)].column if st.cards and self.due < len(st.cards) \
+            why = f"{self.due} card(s) are due" + (f" ({left} left in the {deck} deck)" if left < 8 else "")
+            column = (
+                st.cards[min(self.due, len(st.cards) - 1)].column
+                if st.cards and self.due < len(st.cards)
                 else st.column
+            )
             raise self.fail(SPCode.DEAL_COUNT, f"{why}, the deal draws {len(st.cards)}", column)
         taken = Counter()
         cards: list[Card] = []
         for ref in st.cards:
             card = self.cards[ref.name]
             if card.deck != deck:
-                raise self.fail(SPCode.DEAL_WRONG_DECK,
-                                 f"{card.name} belongs to the {card.deck} deck; the {self.phase} phase deals "
-                                 f"from the {deck} deck", ref.column)
+                raise self.fail(
+                    SPCode.DEAL_WRONG_DECK,
+                    f"{card.name} belongs to the {card.deck} deck; the {self.phase} phase deals from the {deck} deck",
+                    ref.column,
+                )
             taken[card.name] += 1
             if taken[card.name] > self.decks[deck][card.name]:
-                raise self.fail(SPCode.DEAL_EXHAUSTED, f"the {deck} deck holds no more {card.name} "
-                                 f"({card.copies} in the game)", ref.column)
+                raise self.fail(
+                    SPCode.DEAL_EXHAUSTED,
+                    f"the {deck} deck holds no more {card.name} ({card.copies} in the game)",
+                    ref.column,
+                )
             cards.append(card)
         for card in cards:
             self.decks[deck][card.name] -= 1
@@ -323,14 +387,21 @@ class SPState(GameState):
             if self.stage == SETUP:
                 raise self.fail(SPCode.TOKENS_REQUIRED, "the 'tokens:' line must come first", st.player.column)
             if self.stage == DEALING:
-                raise self.fail(SPCode.DEAL_MISSING, f"{self.due} card(s) are due: the 'deal:' line comes first",
-                                 st.player.column)
-            raise self.fail(SPCode.HEADER_EXPECTED,
-                             f"the {PHASES[self.phase_index - 1] if self.phase_index else 'upgrade'} phase is over; "
-                             f"the {self.phase} phase header comes next", st.player.column)
+                raise self.fail(
+                    SPCode.DEAL_MISSING, f"{self.due} card(s) are due: the 'deal:' line comes first", st.player.column
+                )
+            raise self.fail(
+                SPCode.HEADER_EXPECTED,
+                f"the {PHASES[self.phase_index - 1] if self.phase_index else 'upgrade'} phase is over; "
+                f"the {self.phase} phase header comes next",
+                st.player.column,
+            )
         if seat != self.to_act:
-            raise self.fail(SPCode.NOT_YOUR_TURN, f"it is {self.p[self.to_act].name}'s turn, not {st.player.name}'s",
-                             st.player.column)
+            raise self.fail(
+                SPCode.NOT_YOUR_TURN,
+                f"it is {self.p[self.to_act].name}'s turn, not {st.player.name}'s",
+                st.player.column,
+            )
         self.apply_action(seat, action)
 
     def apply_action(self, seat: int, action: Action) -> None:
@@ -340,8 +411,9 @@ class SPState(GameState):
             self._end_turn(passed=True)
             return
         if self.buy_only() and not isinstance(action, Buy):
-            raise self.fail(SPCode.MUST_BUY, "in round 1's worker phase every turn buys a card from the display",
-                             action.column)
+            raise self.fail(
+                SPCode.MUST_BUY, "in round 1's worker phase every turn buys a card from the display", action.column
+            )
         if isinstance(action, Buy):
             self._buy(seat, action)
         elif isinstance(action, Take):
@@ -356,11 +428,18 @@ class SPState(GameState):
 
     def _check_pass(self, seat: int, action: Pass) -> None:
         if self.buy_only():
-            affordable = any(self.price(seat, card, row is self.lower, None) <= self.p[seat].rubles
-                             for row in (self.upper, self.lower) for card in row)
+            affordable = any(
+                self.price(seat, card, row is self.lower, None) <= self.p[seat].rubles
+                for row in (self.upper, self.lower)
+                for card in row
+            )
             if affordable or not self.options.first_phase_broke_pass:
-                raise self.fail(SPCode.MUST_BUY, "in round 1's worker phase every turn buys a card from the "
-                                 "display; passing is allowed only to a player who can afford none", action.column)
+                raise self.fail(
+                    SPCode.MUST_BUY,
+                    "in round 1's worker phase every turn buys a card from the "
+                    "display; passing is allowed only to a player who can afford none",
+                    action.column,
+                )
 
     def _locate(self, card: Card, row: str | None, column: int, verb: str) -> list[Card]:
         in_upper, in_lower = card in self.upper, card in self.lower
@@ -373,20 +452,28 @@ class SPState(GameState):
                 raise self.fail(SPCode.NOT_IN_DISPLAY, f"there is no {card.name} in the lower row", column)
             return self.lower
         if in_upper and in_lower:
-            raise self.fail(SPCode.AMBIGUOUS_ROW, f"{card.name} lies in both rows: write '{verb} upper "
-                             f"{card.name}' or '{verb} lower {card.name}'", column)
+            raise self.fail(
+                SPCode.AMBIGUOUS_ROW,
+                f"{card.name} lies in both rows: write '{verb} upper {card.name}' or '{verb} lower {card.name}'",
+                column,
+            )
         raise self.fail(SPCode.NOT_IN_DISPLAY, f"there is no {card.name} in the display", column)
 
-    def _resolve_target(self, seat: int, card: Card, over: NameRef | None, column: int,
-                        turning: int = 0) -> Card | None:
+    def _resolve_target(
+        self, seat: int, card: Card, over: NameRef | None, column: int, turning: int = 0
+    ) -> Card | None:
         if not card.upgrade:
             if over is not None:
-                raise self.fail(SPCode.NOT_AN_UPGRADE, f"{card.name} is not an upgrade card and displaces nothing",
-                                 over.column)
+                raise self.fail(
+                    SPCode.NOT_AN_UPGRADE, f"{card.name} is not an upgrade card and displaces nothing", over.column
+                )
             return None
         if over is None:
-            raise self.fail(SPCode.UPGRADE_NEEDS_TARGET, f"{card.name} is an upgrade: write 'over CARD' naming the "
-                             f"{card.colour} card it displaces", column)
+            raise self.fail(
+                SPCode.UPGRADE_NEEDS_TARGET,
+                f"{card.name} is an upgrade: write 'over CARD' naming the {card.colour} card it displaces",
+                column,
+            )
         target = self.cards[over.name]
         problem = self._target_problem(seat, card, target, turning)
         if problem:
@@ -396,11 +483,17 @@ class SPState(GameState):
     def _pay(self, seat: int, card: Card, price: int, claimed: int | None, claim_column: int, column: int) -> None:
         """Check a price claim and the player's money (no change yet)."""
         if claimed is not None and claimed != price:
-            raise self.fail(SPCode.PRICE_MISMATCH, f"{card.name} costs {self.p[seat].name} {price} rubles here, "
-                             f"not {claimed}", claim_column)
+            raise self.fail(
+                SPCode.PRICE_MISMATCH,
+                f"{card.name} costs {self.p[seat].name} {price} rubles here, not {claimed}",
+                claim_column,
+            )
         if price > self.p[seat].rubles:
-            raise self.fail(SPCode.CANNOT_AFFORD, f"{card.name} costs {price} rubles; "
-                             f"{self.p[seat].name} has {self.p[seat].rubles}", column)
+            raise self.fail(
+                SPCode.CANNOT_AFFORD,
+                f"{card.name} costs {price} rubles; {self.p[seat].name} has {self.p[seat].rubles}",
+                column,
+            )
 
     def _place(self, seat: int, card: Card, target: Card | None, price: int) -> None:
         player = self.p[seat]
@@ -430,8 +523,12 @@ class SPState(GameState):
         card = self.cards[action.card.name]
         row = self._locate(card, action.row, action.card.column, "take")
         if len(self.p[seat].hand) >= self.hand_limit(seat):
-            raise self.fail(SPCode.HAND_FULL, f"{self.p[seat].name} already holds {len(self.p[seat].hand)} "
-                             f"card(s), the limit is {self.hand_limit(seat)}", action.column)
+            raise self.fail(
+                SPCode.HAND_FULL,
+                f"{self.p[seat].name} already holds {len(self.p[seat].hand)} "
+                f"card(s), the limit is {self.hand_limit(seat)}",
+                action.column,
+            )
         row.remove(card)
         self.display_touched = True
         self.p[seat].hand.append(card)
@@ -448,17 +545,26 @@ class SPState(GameState):
 
     def _observe(self, seat: int, action: Observe) -> None:
         if self.phase != "building":
-            raise self.fail(SPCode.OBSERVATORY_UNAVAILABLE, "an Observatory is used only in the building phase",
-                             action.column)
+            raise self.fail(
+                SPCode.OBSERVATORY_UNAVAILABLE, "an Observatory is used only in the building phase", action.column
+            )
         if self.free_observatories(seat) == 0:
-            why = ("owns no Observatory" if not self.p[seat].owns("Observatory")
-                   else "has already used their Observatory this round" if self.p[seat].observatories_used
-                   else "cannot use an Observatory in the phase it was bought")
+            why = (
+                "owns no Observatory"
+                if not self.p[seat].owns("Observatory")
+                else "has already used their Observatory this round"
+                if self.p[seat].observatories_used
+                else "cannot use an Observatory in the phase it was bought"
+            )
             raise self.fail(SPCode.OBSERVATORY_UNAVAILABLE, f"{self.p[seat].name} {why}", action.column)
         deck = action.deck
         if self.deck_size[deck] < 2:
-            raise self.fail(SPCode.OBSERVATORY_LAST_CARD, f"the {deck} deck holds {self.deck_size[deck]} card(s); "
-                             "the Observatory may not draw a deck's last card", action.column)
+            raise self.fail(
+                SPCode.OBSERVATORY_LAST_CARD,
+                f"the {deck} deck holds {self.deck_size[deck]} card(s); "
+                "the Observatory may not draw a deck's last card",
+                action.column,
+            )
         card = self.cards[action.card.name]
         if card.deck != deck or self.decks[deck][card.name] == 0:
             where = f"belongs to the {card.deck} deck" if card.deck != deck else "has no copy left in that deck"
@@ -470,8 +576,11 @@ class SPState(GameState):
             price = self.price(seat, card, False, target)
             self._pay(seat, card, price, action.price, action.price_column, action.card.column)
         elif action.choice == "take" and len(self.p[seat].hand) >= self.hand_limit(seat):
-            raise self.fail(SPCode.HAND_FULL, f"{self.p[seat].name}'s hand is full "
-                             f"(limit {self.hand_limit(seat)}); discard or buy the observed card", action.column)
+            raise self.fail(
+                SPCode.HAND_FULL,
+                f"{self.p[seat].name}'s hand is full (limit {self.hand_limit(seat)}); discard or buy the observed card",
+                action.column,
+            )
         self.decks[deck][card.name] -= 1
         self.deck_size[deck] -= 1
         self.p[seat].observatories_used += 1
@@ -510,8 +619,11 @@ class SPState(GameState):
                 vp += card.vp
         if colour == "blue":
             if player.owns("Mariinsky Theater"):
-                reds = sum(1 for c in player.area if c.colour == "red"
-                           and (self.options.mariinsky_counts_red_upgrades or not c.upgrade))
+                reds = sum(
+                    1
+                    for c in player.area
+                    if c.colour == "red" and (self.options.mariinsky_counts_red_upgrades or not c.upgrade)
+                )
                 if self.options.mariinsky_rubles:
                     rubles += reds
                 else:
@@ -559,14 +671,20 @@ class SPState(GameState):
         if self.stage == OVER:
             raise self.after_end(st.column)
         if not (self.stage == BETWEEN and self.score_claim_open):
-            raise self.fail(SPCode.SCORE_MISPLACED, "'score:' stands once, right after a worker, building or "
-                             "aristocrat phase ends and before any pub line", st.column)
+            raise self.fail(
+                SPCode.SCORE_MISPLACED,
+                "'score:' stands once, right after a worker, building or aristocrat phase ends and before any pub line",
+                st.column,
+            )
         for entry in st.entries:
             seat = self.seat_of(entry.player)
             real = self.last_scoring[seat]
             if (entry.rubles, entry.vp) != (real.rubles, real.vp):
-                raise self.fail(SPCode.SCORE_MISMATCH, f"{entry.player.name} scores +{real.rubles}R "
-                                 f"+{real.vp}VP, not +{entry.rubles}R +{entry.vp}VP", entry.player.column)
+                raise self.fail(
+                    SPCode.SCORE_MISMATCH,
+                    f"{entry.player.name} scores +{real.rubles}R +{real.vp}VP, not +{entry.rubles}R +{entry.vp}VP",
+                    entry.player.column,
+                )
         self.score_claim_open = False
 
     def pub_cap(self, seat: int) -> int:
@@ -579,25 +697,34 @@ class SPState(GameState):
         if self.stage == OVER:
             raise self.after_end(action.column)
         if not (self.stage == BETWEEN and self.pub_open):
-            raise self.fail(SPCode.PUB_MISPLACED, "Pub VP are bought right after a building scoring, before the "
-                             "next phase header", action.column)
+            raise self.fail(
+                SPCode.PUB_MISPLACED,
+                "Pub VP are bought right after a building scoring, before the next phase header",
+                action.column,
+            )
         player = self.p[seat]
         if not player.owns("Pub"):
             raise self.fail(SPCode.PUB_NOT_OWNED, f"{player.name} owns no Pub", action.column)
         if seat in self.pubs_used:
-            raise self.fail(SPCode.PUB_TWICE, f"{player.name} has already used their Pubs after this scoring",
-                             action.column)
+            raise self.fail(
+                SPCode.PUB_TWICE, f"{player.name} has already used their Pubs after this scoring", action.column
+            )
         cap = self.pub_cap(seat)
         if action.count > cap:
-            raise self.fail(SPCode.PUB_LIMIT, f"{player.name}'s Pubs buy at most {cap} VP per building scoring",
-                             action.column + 4)
+            raise self.fail(
+                SPCode.PUB_LIMIT, f"{player.name}'s Pubs buy at most {cap} VP per building scoring", action.column + 4
+            )
         cost = action.count * self.options.pub_vp_price
         if action.price is not None and action.price != cost:
-            raise self.fail(SPCode.PRICE_MISMATCH, f"{action.count} VP cost {cost} rubles, not {action.price}",
-                             action.price_column)
+            raise self.fail(
+                SPCode.PRICE_MISMATCH, f"{action.count} VP cost {cost} rubles, not {action.price}", action.price_column
+            )
         if cost > player.rubles:
-            raise self.fail(SPCode.CANNOT_AFFORD, f"{action.count} VP cost {cost} rubles; {player.name} has "
-                             f"{player.rubles}", action.column + 4)
+            raise self.fail(
+                SPCode.CANNOT_AFFORD,
+                f"{action.count} VP cost {cost} rubles; {player.name} has {player.rubles}",
+                action.column + 4,
+            )
         player.rubles -= cost
         if self.bank is not None:
             self.bank += cost
@@ -620,9 +747,14 @@ class SPState(GameState):
             total = player.vp + variety + conversion - penalty
             scores[player.name] = total
             breakdown[player.name] = {
-                "phase scoring": player.vp - player.pub_vp, "pubs": player.pub_vp,
-                "aristocrat variety": variety, "rubles": conversion, "hand penalty": -penalty,
-                "total": total, "rubles left": leftover}
+                "phase scoring": player.vp - player.pub_vp,
+                "pubs": player.pub_vp,
+                "aristocrat variety": variety,
+                "rubles": conversion,
+                "hand penalty": -penalty,
+                "total": total,
+                "rubles left": leftover,
+            }
             tiebreak[player.name] = leftover if options.tiebreak_leftover else player.rubles
         best = max(scores.values())
         leaders = [name for name, vp in scores.items() if vp == best]
@@ -630,7 +762,7 @@ class SPState(GameState):
         if len(leaders) > 1:
             most = max(tiebreak[name] for name in leaders)
             leaders = [name for name in leaders if tiebreak[name] == most]
-            how = ("rubles left after conversion" if options.tiebreak_leftover else "total rubles")
+            how = "rubles left after conversion" if options.tiebreak_leftover else "total rubles"
             how = f"tied on {best} VP; {how}" + ("; shared win" if len(leaders) > 1 else "")
         return Outcome(scores, leaders, how, breakdown)
 
@@ -654,7 +786,7 @@ class SPState(GameState):
         player = self.p[seat]
         actions: list[Action] = []
 
-        def purchases(card: Card, row_name: str | None, from_lower: bool, make, turning: int = 0) -> None:  # noqa: ANN001
+        def purchases(card: Card, row_name: str | None, from_lower: bool, make, turning: int = 0) -> None:
             if card.upgrade:
                 for target in self.targets(seat, card, turning):
                     price = self.price(seat, card, from_lower, target)
@@ -669,8 +801,7 @@ class SPState(GameState):
         for row in (self.upper, self.lower):
             for card in dict.fromkeys(row):
                 row_name = self._row_for(card, row)
-                purchases(card, row_name, row is self.lower,
-                          lambda c, r, o, p: Buy(NameRef(c.name, 0), r, o, p))
+                purchases(card, row_name, row is self.lower, lambda c, r, o, p: Buy(NameRef(c.name, 0), r, o, p))
                 if room and not self.buy_only():
                     actions.append(Take(NameRef(card.name, 0), row_name))
         if self.buy_only():
@@ -687,8 +818,13 @@ class SPState(GameState):
                     if not copies:
                         continue
                     card = self.cards[name]
-                    purchases(card, None, False,
-                              lambda c, r, o, p, d=deck: Observe(d, NameRef(c.name, 0), "buy", o, p), turning=1)
+                    purchases(
+                        card,
+                        None,
+                        False,
+                        lambda c, r, o, p, d=deck: Observe(d, NameRef(c.name, 0), "buy", o, p),
+                        turning=1,
+                    )
                     if room:
                         actions.append(Observe(deck, NameRef(name, 0), "take"))
                     actions.append(Observe(deck, NameRef(name, 0), "discard"))
@@ -722,29 +858,70 @@ class SPState(GameState):
 
     def fingerprint(self) -> tuple:
         """Everything that defines the position, as a comparable value (a rejected statement must not change it)."""
-        players = tuple((p.rubles, tuple(c.name for c in p.area), tuple(c.name for c in p.hand), p.vp, p.pub_vp,
-                         p.observatories_used, p.observatories_fresh) for p in self.p)
+        players = tuple(
+            (
+                p.rubles,
+                tuple(c.name for c in p.area),
+                tuple(c.name for c in p.hand),
+                p.vp,
+                p.pub_vp,
+                p.observatories_used,
+                p.observatories_fresh,
+            )
+            for p in self.p
+        )
         decks = tuple(tuple(sorted((k, v) for k, v in counter.items() if v)) for counter in self.decks.values())
-        return (players, decks, tuple(self.deck_size.values()), tuple(c.name for c in self.upper),
-                tuple(c.name for c in self.lower), tuple(c.name for c in self.discards), self.round,
-                self.phase_index, self.stage, self.to_act, self.passes, self.due, self.deal_allowed,
-                self.end_triggered, self.score_claim_open, self.pub_open, tuple(sorted(self.pubs_used)),
-                tuple(sorted(self.holder.items())), self.bank, self.final_claimed, self.display_touched)
+        return (
+            players,
+            decks,
+            tuple(self.deck_size.values()),
+            tuple(c.name for c in self.upper),
+            tuple(c.name for c in self.lower),
+            tuple(c.name for c in self.discards),
+            self.round,
+            self.phase_index,
+            self.stage,
+            self.to_act,
+            self.passes,
+            self.due,
+            self.deal_allowed,
+            self.end_triggered,
+            self.score_claim_open,
+            self.pub_open,
+            tuple(sorted(self.pubs_used)),
+            tuple(sorted(self.holder.items())),
+            self.bank,
+            self.final_claimed,
+            self.display_touched,
+        )
 
     # --------------------------------------------------------------------------------------------- summary
     def summary(self) -> str:
         def names(cards: list[Card]) -> str:
             return ", ".join(c.name for c in cards) or "-"
+
         where = {SETUP: "setup", OVER: "game over"}.get(self.stage, f"round {self.round}, {self.phase} phase")
-        lines = [where + (f", {self.p[self.to_act].name} to act, {self.passes} pass(es) in a row"
-                          if self.stage == ACTING else f" ({self.stage})" if self.stage != OVER else "")]
+        lines = [
+            where
+            + (
+                f", {self.p[self.to_act].name} to act, {self.passes} pass(es) in a row"
+                if self.stage == ACTING
+                else f" ({self.stage})"
+                if self.stage != OVER
+                else ""
+            )
+        ]
         if self.stage != SETUP:
             lines.append(f"display upper: {names(self.upper)} | lower: {names(self.lower)}")
-            lines.append("decks: " + ", ".join(f"{d} {self.deck_size[d]}" for d in DECKS)
-                         + (" (end triggered)" if self.end_triggered else ""))
+            lines.append(
+                "decks: "
+                + ", ".join(f"{d} {self.deck_size[d]}" for d in DECKS)
+                + (" (end triggered)" if self.end_triggered else "")
+            )
         for seat, player in enumerate(self.p):
             tokens = [phase for phase, holder in self.holder.items() if holder == seat]
-            lines.append(f"{player.name}: {player.rubles} rubles, {player.vp} VP, tokens {'/'.join(tokens) or '-'}; "
-                         f"hand [{names(player.hand)}]; area [{names(player.area)}]")
+            lines.append(
+                f"{player.name}: {player.rubles} rubles, {player.vp} VP, tokens {'/'.join(tokens) or '-'}; "
+                f"hand [{names(player.hand)}]; area [{names(player.area)}]"
+            )
         return "\n".join(lines)
-

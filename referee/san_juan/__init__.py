@@ -1,4 +1,5 @@
 """San Juan (1st edition, base game: 110 cards, 2-4 players)."""
+
 from __future__ import annotations
 
 import random
@@ -36,4 +37,4 @@ class SanJuan(Game):
         return play_record(players, rng, options, tags)
 
 
-__all__ = ["SanJuan", "SJState", "SJOptions", "SJCode"]
+__all__ = ["SJCode", "SJOptions", "SJState", "SanJuan"]

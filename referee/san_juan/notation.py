@@ -3,17 +3,17 @@ written back as record text (the generator and the "legal alternatives" use the 
 
 A card whose identity the record does not know is written ``?`` and read as ``NameRef("?", column)``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from lark import Token
 
 from referee.errors import RecordCode
 from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, quote_player
-from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text  # noqa: F401 - re-exported: a game's statements in one place
 from referee.san_juan.cards import NAME_TABLE
+from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text  # noqa: F401 - re-exported: a game's statements in one place
 
 UNKNOWN = "?"
 ROLES = ("builder", "producer", "trader", "councillor", "prospector")
@@ -56,7 +56,7 @@ class Build:
     card: NameRef
     over: NameRef | None = None
     paying: tuple[NameRef, ...] = ()
-    goods: tuple[NameRef, ...] = ()       # production buildings whose goods the Black Market spends
+    goods: tuple[NameRef, ...] = ()  # production buildings whose goods the Black Market spends
     column: int = 0
 
 
@@ -68,7 +68,7 @@ class Produce:
 
 @dataclass(frozen=True, slots=True)
 class Sell:
-    goods: tuple[tuple[str, int], ...]    # (good, column)
+    goods: tuple[tuple[str, int], ...]  # (good, column)
     draws: tuple[NameRef, ...] = ()
     column: int = 0
 
@@ -82,7 +82,7 @@ class Council:
 
 @dataclass(frozen=True, slots=True)
 class OwedDraw:
-    source: str                           # one of SOURCES
+    source: str  # one of SOURCES
     draws: tuple[NameRef, ...]
     column: int = 0
 
@@ -111,7 +111,7 @@ class Pass:
     column: int = 0
 
 
-Action = Union[RoleChoice, Build, Produce, Sell, Council, OwedDraw, GoldMineTurn, Tuck, Discard, Pass]
+Action = RoleChoice | Build | Produce | Sell | Council | OwedDraw | GoldMineTurn | Tuck | Discard | Pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +120,7 @@ class Actor:
     action: Action
 
 
-Statement = Union[GovernorMark, HandDeal, RoundMark, TileMark, FinalClaim, Actor]
+Statement = GovernorMark | HandDeal | RoundMark | TileMark | FinalClaim | Actor
 
 
 def _role(word: str) -> str:
@@ -176,8 +176,9 @@ class StatementBuilder(CommonStatements):
 
     def build(self, children: list) -> Build:
         found = {c[0]: c[1] for c in children[2:] if isinstance(c, tuple)}
-        return Build(children[1], found.get("over"), found.get("paying", ()), found.get("goods", ()),
-                     children[0].column)
+        return Build(
+            children[1], found.get("over"), found.get("paying", ()), found.get("goods", ()), children[0].column
+        )
 
     def produce(self, children: list) -> Produce:
         return Produce(children[1], children[0].column)
@@ -210,30 +211,60 @@ class StatementBuilder(CommonStatements):
 setattr(StatementBuilder, "pass", StatementBuilder.pass_)
 
 TERMINAL_WORDS = {
-    "PLAYER_NAME": "a player name", "QUOTED": "a quoted player name", "WORD": "a card name", "INT": "a number",
-    "SIGNED_INT": "a number", "COLON": "':'", "COMMA": "','", "SEMICOLON": "';'", "LPAR": "'('", "RPAR": "')'",
-    "GOVERNOR": "'governor'", "HAND": "'hand'", "ROUND": "'round'", "TILE": "'tile'", "FINAL": "'final'",
-    "ROLE": "a role (builder, producer, trader, councillor, prospector)", "BUILD": "'build'", "OVER": "'over'",
-    "PAYING": "'paying'", "GOODS": "'goods'", "PRODUCE": "'produce'", "SELL": "'sell'",
-    "GOOD": "a good (indigo, sugar, tobacco, coffee, silver)", "DRAWS": "'draws'", "KEEPS": "'keeps'",
-    "NONE": "'none'", "GOLD_MINE": "'gold mine'", "TUCKS": "'tucks'", "DISCARDS": "'discards'", "PASS": "'pass'",
+    "PLAYER_NAME": "a player name",
+    "QUOTED": "a quoted player name",
+    "WORD": "a card name",
+    "INT": "a number",
+    "SIGNED_INT": "a number",
+    "COLON": "':'",
+    "COMMA": "','",
+    "SEMICOLON": "';'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "GOVERNOR": "'governor'",
+    "HAND": "'hand'",
+    "ROUND": "'round'",
+    "TILE": "'tile'",
+    "FINAL": "'final'",
+    "ROLE": "a role (builder, producer, trader, councillor, prospector)",
+    "BUILD": "'build'",
+    "OVER": "'over'",
+    "PAYING": "'paying'",
+    "GOODS": "'goods'",
+    "PRODUCE": "'produce'",
+    "SELL": "'sell'",
+    "GOOD": "a good (indigo, sugar, tobacco, coffee, silver)",
+    "DRAWS": "'draws'",
+    "KEEPS": "'keeps'",
+    "NONE": "'none'",
+    "GOLD_MINE": "'gold mine'",
+    "TUCKS": "'tucks'",
+    "DISCARDS": "'discards'",
+    "PASS": "'pass'",
     "SOURCE": "a draw source (prospector, carpenter, poor house, well, market stand, market hall)",
-    "TILE_VALUE": "a tile like 1-1-2-2-3", "UNKNOWN": "'?'",
+    "TILE_VALUE": "a tile like 1-1-2-2-3",
+    "UNKNOWN": "'?'",
 }
 
 SYNTAX_EXAMPLES = (
-    SyntaxExample(RecordCode.MISSING_COLON, "a ':' is missing after the player name or statement keyword",
-                  ("Anna builder", "Anna pass", "governor Anna", "hand Anna Smithy", "tile 1-1-2-2-3",
-                   "final Anna 3")),
-    SyntaxExample(RecordCode.UNKNOWN_ACTION, "unknown action; a turn is a role, build, produce, sell, draws, "
-                                             "gold mine, tucks, discards or pass",
-                  ("Anna: purchase Smithy", "Anna: steal Smithy", "Anna: mayor", "Anna: captain")),
+    SyntaxExample(
+        RecordCode.MISSING_COLON,
+        "a ':' is missing after the player name or statement keyword",
+        ("Anna builder", "Anna pass", "governor Anna", "hand Anna Smithy", "tile 1-1-2-2-3", "final Anna 3"),
+    ),
+    SyntaxExample(
+        RecordCode.UNKNOWN_ACTION,
+        "unknown action; a turn is a role, build, produce, sell, draws, gold mine, tucks, discards or pass",
+        ("Anna: purchase Smithy", "Anna: steal Smithy", "Anna: mayor", "Anna: captain"),
+    ),
     SyntaxExample(RecordCode.MISSING_NUMBER, "a number is missing", ("round", "final: Anna")),
 )
 
 
-PIECES = Pieces(lists={"final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column))},
-                actor=("action", lambda player, action: Actor(player, action)))
+PIECES = Pieces(
+    lists={"final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column))},
+    actor=("action", lambda player, action: Actor(player, action)),
+)
 
 
 def make_parser() -> LineParser:

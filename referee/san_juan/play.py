@@ -5,19 +5,39 @@ now and then, writes ``?`` for a drawn card, so replays exercise the referee's h
 statement is judged by ``SJState.apply`` as it is written: the generator asks the state for costs and limits (one
 rule, one place) and only decides. Randomness comes from the ``random.Random`` passed in: same seed, same record.
 """
+
 from __future__ import annotations
 
 import random
+
 from referee.record import NameRef, write_record
 from referee.san_juan.cards import BUILDING_OF_GOOD, CARDS, GOODS, TILES
 from referee.san_juan.notation import (
-    Action, Actor, Build, Council, Discard, FinalClaim, FinalEntry, GoldMineTurn, GovernorMark, HandDeal, OwedDraw,
-    Pass, Produce, RoleChoice, RoundMark, Sell, Statement, TileMark, Tuck, statement_text,
+    Action,
+    Actor,
+    Build,
+    Council,
+    Discard,
+    FinalClaim,
+    FinalEntry,
+    GoldMineTurn,
+    GovernorMark,
+    HandDeal,
+    OwedDraw,
+    Pass,
+    Produce,
+    RoleChoice,
+    RoundMark,
+    Sell,
+    Statement,
+    TileMark,
+    Tuck,
+    statement_text,
 )
 from referee.san_juan.options import SJOptions
 from referee.san_juan.state import ACTING, CHOOSING, MINE, OVER, PROSPECT, SETUP, TILE, SJState
 
-HIDE = 0.08          # chance that a drawn card is written '?'
+HIDE = 0.08  # chance that a drawn card is written '?'
 MAX_STATEMENTS = 20_000
 
 
@@ -67,7 +87,7 @@ class Generator:
         self.emit(Actor(NameRef(self.players[seat], 0), action))
 
     def _sync(self) -> None:
-        """Mirror the moves the state makes on its own: goods and Chapel cards lost under a Crane, phase-end discards."""
+        """Mirror the state's own moves: goods and Chapel cards lost under a Crane, phase-end discards."""
         state, table = self.state, self.table
         for seat, player in enumerate(state.p):
             have = sum(player.goods.values())
@@ -156,8 +176,13 @@ class Generator:
         player = state.p[seat]
         hand = self.table.hands[seat]
         empty = sum(player.production(g) - player.goods[g] for g in GOODS)
-        weights = {"builder": 4.0 if len(hand) >= 2 else 1.0, "producer": 2.5 if empty else 0.3,
-                   "trader": 3.0 if player.goods_total else 0.3, "councillor": 1.2, "prospector": 1.0}
+        weights = {
+            "builder": 4.0 if len(hand) >= 2 else 1.0,
+            "producer": 2.5 if empty else 0.3,
+            "trader": 3.0 if player.goods_total else 0.3,
+            "councillor": 1.2,
+            "prospector": 1.0,
+        }
         roles = [role for role in weights if role not in state.roles_chosen]
         role = rng.choices(roles, [weights[r] for r in roles])[0]
         self.act(seat, RoleChoice(role))
@@ -180,7 +205,7 @@ class Generator:
     def owed_draws(self, seat: int) -> None:
         state = self.state
         if state.stage == OVER:
-            return      # the replay checks the Result tag the moment the game ends: no draws after it
+            return  # the replay checks the Result tag the moment the game ends: no draws after it
         while state.owed_seat == seat and state.owed:
             source, count = next(iter(state.owed.items()))
             if source == "carpenter" or self.rng.random() < 0.9 or not self.options.effects_optional:
@@ -223,15 +248,19 @@ class Generator:
         paying = self.pick(seat, cost - goods, exclude=card.name)
         spent: list[NameRef] = []
         for good in GOODS:
-            while len(spent) < goods and player.goods[good] - sum(1 for r in spent if r.name == BUILDING_OF_GOOD[good]) > 0:
+            while (
+                len(spent) < goods
+                and player.goods[good] - sum(1 for r in spent if r.name == BUILDING_OF_GOOD[good]) > 0
+            ):
                 spent.append(NameRef(BUILDING_OF_GOOD[good], 0))
         self.take_from_hand(seat, [card.name])
         pay_refs = self.take_from_hand(seat, paying)
         self.table.discard.extend(paying)
         if covered is not None and self.options.crane_covered_to_discard:
             self.table.discard.append(covered.name)
-        self.act(seat, Build(NameRef(card.name, 0), NameRef(covered.name, 0) if covered else None, pay_refs,
-                             tuple(spent)))
+        self.act(
+            seat, Build(NameRef(card.name, 0), NameRef(covered.name, 0) if covered else None, pay_refs, tuple(spent))
+        )
         self.owed_draws(seat)
 
     # ------------------------------------------------------------------------------------------- producer
@@ -258,14 +287,14 @@ class Generator:
         if limit == 0:
             self.act(seat, Pass())
             return
-        sold = goods[-limit:]          # the most valuable goods
+        sold = goods[-limit:]  # the most valuable goods
         for _ in sold:
             self.table.discard.append(self.table.goods[seat].pop())
         prices = TILES[state.tile]
         wanted = sum(prices[GOODS.index(g)] for g in sold)
         if state.capped(wanted, len(sold)) < wanted and not self.options.empty_supply_skips_draw:
-            self.table.goods[seat].extend(self.table.discard[-len(sold):])
-            del self.table.discard[-len(sold):]
+            self.table.goods[seat].extend(self.table.discard[-len(sold) :])
+            del self.table.discard[-len(sold) :]
             self.act(seat, Pass())
             return
         _, refs = self.draw_refs(seat, state.capped(wanted, len(sold)))
@@ -328,7 +357,7 @@ class Generator:
             i = max(range(count), key=lambda k: CARDS[cards[k]].cost)
             keeps = (refs[i],)
             self.table.hands[seat].append(cards[i])
-            cards = cards[:i] + cards[i + 1:]
+            cards = cards[:i] + cards[i + 1 :]
         self.table.discard.extend(cards)
         self.act(seat, GoldMineTurn(refs, keeps))
 
@@ -342,8 +371,7 @@ def random_game(players: list[str], rng: random.Random, options: SJOptions) -> t
 
 def play_record(players: list[str], rng: random.Random, options: SJOptions, tags: dict[str, str]) -> str:
     state, statements = random_game(players, rng, options)
-    tags = {"Game": "San Juan", **tags, "Players": ", ".join(players),
-            "Result": ", ".join(state.outcome().winners)}
+    tags = {"Game": "San Juan", **tags, "Players": ", ".join(players), "Result": ", ".join(state.outcome().winners)}
     return write_record(tags, (statement_text(statement) for statement in statements))
 
 

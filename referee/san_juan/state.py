@@ -14,93 +14,221 @@ Goods are face-down cards of unknown identity. When the discard pile is shuffled
 become unknown again. When a ``?`` leaves a hand whose cards are all known, the referee cannot tell which one went:
 the hand's known cards are forgotten (become unknown), which loses knowledge but never accepts a wrong record.
 """
+
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from referee.errors import ErrorKind, IllegalStatement, RefereeError, Verdict
 from referee.game import GameState, Outcome
 from referee.record import NameRef
 from referee.san_juan.cards import BUILDING_OF_GOOD, CARDS, GOODS, MONUMENTS, TILES, TOTAL_CARDS, Card
 from referee.san_juan.notation import (
+    ROLES,
     UNKNOWN,
-    ROLES, Action, Actor, Build, Council, Discard, FinalClaim, GoldMineTurn, GovernorMark, HandDeal, OwedDraw,
-    Pass, Produce, RoleChoice, RoundMark, Sell, TileMark, Tuck, actor_text, is_unknown, quote_player,
+    Action,
+    Actor,
+    Build,
+    Council,
+    Discard,
+    FinalClaim,
+    GoldMineTurn,
+    GovernorMark,
+    HandDeal,
+    OwedDraw,
+    Pass,
+    Produce,
+    RoleChoice,
+    RoundMark,
+    Sell,
+    TileMark,
+    Tuck,
+    actor_text,
+    is_unknown,
+    quote_player,
 )
 from referee.san_juan.options import SJOptions
 
-I = Verdict.ILLEGAL
+ILLEGAL = Verdict.ILLEGAL
 
 
 class SJCode(ErrorKind):
     """San Juan rule violations (stable codes, documented in docs/san-juan.md)."""
 
-    SETUP_INCOMPLETE = ("sj-setup-incomplete", I, "Setup names the first governor and deals every player's hand "
-                                                  "before the first role is chosen.")
-    MISPLACED_SETUP = ("sj-misplaced-setup", I, "'governor:' (first) and 'hand PLAYER:' are setup lines, once each, "
-                                                "before the first role choice.")
-    HAND_SIZE = ("sj-hand-size", I, "Each player is dealt exactly 4 cards at setup.")
-    CARD_EXHAUSTED = ("sj-card-exhausted", I, "No card may be seen more often than its copies: every copy of that "
-                                              "name is already in a known place.")
-    ROUND_MISMATCH = ("sj-round-mismatch", I, "The 'round N' checkpoint names another round than the one starting.")
-    MISPLACED_ROUND = ("sj-misplaced-round", I, "'round N' stands only at the start of a round, before its first "
-                                                "role choice.")
-    GOVERNOR_MISMATCH = ("sj-governor-mismatch", I, "The governor checkpoint names another player than the "
-                                                    "governor (it passes left every round).")
-    MISPLACED_GOVERNOR = ("sj-misplaced-governor", I, "A 'governor:' checkpoint stands only at the start of a round.")
-    NOT_YOUR_TURN = ("sj-not-your-turn", I, "Roles are chosen from the governor clockwise (2 players: governor, "
-                                            "other, governor); a phase's turns go from the chooser clockwise.")
-    ROLE_EXPECTED = ("sj-role-expected", I, "The phase is over (or the round is starting): the next role choice "
-                                            "comes first.")
-    PHASE_NOT_OVER = ("sj-phase-not-over", I, "A new role is chosen only after every player's turn in the current "
-                                              "phase is written.")
-    ROLE_TAKEN = ("sj-role-taken", I, "A role is chosen at most once per round.")
-    WRONG_ACTION = ("sj-wrong-action", I, "Each phase has its own action: build, produce, sell, draws/keeps, or the "
-                                          "prospector's draw and the Gold Mine lines.")
-    ONE_BUILDING = ("sj-one-building", I, "Each player builds at most one building per builder phase.")
-    TILE_MISSING = ("sj-tile-missing", I, "The trader phase starts with the 'tile:' line of the trading-house tile "
-                                          "turned up.")
-    MISPLACED_TILE = ("sj-misplaced-tile", I, "'tile:' stands only right after the trader role is chosen.")
-    BAD_TILE = ("sj-bad-tile", I, "The tile is one of the five trading-house tiles.")
-    TILE_CYCLE = ("sj-tile-cycle", I, "The five tiles turn up each once, then repeat in the same order (period 5).")
-    NOT_IN_HAND = ("sj-not-in-hand", I, "Only cards in the player's hand can be built, paid, tucked or discarded.")
-    DUPLICATE_VIOLET = ("sj-duplicate-violet", I, "A violet building may be built only once per city.")
-    PAYMENT = ("sj-payment", I, "A builder discards exactly the reduced cost (never below 0) in other hand cards.")
-    LIBRARY_USED = ("sj-library-used", I, "In a 2-player game the governor uses the Library only once per round.")
-    NO_CRANE = ("sj-no-crane", I, "Building over another building needs a working Crane.")
-    CRANE_TARGET = ("sj-crane-target", I, "The Crane builds over one of the owner's own buildings (not the Crane).")
-    NO_BLACK_MARKET = ("sj-no-black-market", I, "Spending goods on a building needs a working Black Market.")
-    BLACK_MARKET_GOODS = ("sj-black-market-goods", I, "The Black Market spends 1 or 2 of the owner's goods, each "
-                                                      "paying 1 card of what the cost still requires.")
-    NOT_PRODUCTION = ("sj-not-production", I, "Goods are produced on, sold from and spent from production buildings.")
-    NO_EMPTY_BUILDING = ("sj-no-empty-building", I, "A good goes on an empty production building of the player's "
-                                                    "own; each holds at most one.")
-    PRODUCE_LIMIT = ("sj-produce-limit", I, "A producer makes 1 good (+1 privilege, +1 more with a Library, +1 "
-                                            "Aqueduct).")
-    NO_GOOD = ("sj-no-good", I, "Only goods the player has can be sold.")
-    SELL_LIMIT = ("sj-sell-limit", I, "A trader sells 1 good (+1 privilege, +1 more with a Library, +1 Trading "
-                                      "Post).")
-    DRAW_COUNT = ("sj-draw-count", I, "The number of cards drawn is set by the rules (tile prices, councillor 2/5/8, "
-                                      "Gold Mine 4, owed draws), fewer only when supply and discard pile run out.")
-    KEEP_COUNT = ("sj-keep-count", I, "A councillor keeps 1 of the drawn cards (2 with a Prefecture; all of them "
-                                      "with an Archive, then discards the excess).")
-    KEEP_NOT_DRAWN = ("sj-keep-not-drawn", I, "Only drawn cards can be kept.")
-    ARCHIVE_DISCARD = ("sj-archive-discard", I, "An Archive owner who keeps all drawn cards discards exactly the "
-                                                "excess from his whole hand, on the next line.")
-    NOT_OWED = ("sj-not-owed", I, "An owed draw follows right after the action that earned it, for an effect the "
-                                  "player has (prospector, carpenter, poor house, well, market stand, market hall).")
-    OWED_DRAW_MISSING = ("sj-owed-draw-missing", I, "With effects mandatory, an owed draw must be written before "
-                                                    "the next statement.")
-    GOLD_MINE = ("sj-gold-mine", I, "A Gold Mine owner turns up 4 cards and keeps one only if all 4 costs differ.")
-    TUCK = ("sj-tuck", I, "A Chapel owner tucks at most 1 hand card at the start of a round, before his own "
-                          "hand-limit discards.")
-    MISPLACED_DISCARD = ("sj-misplaced-discard", I, "'discards' stands at the start of a round (hand limit) or right "
-                                                    "after an Archive councillor turn.")
-    HAND_LIMIT = ("sj-hand-limit", I, "At the start of a round a player over the hand limit (7, Tower 12) discards "
-                                      "exactly down to it; no one else discards.")
-    SUPPLY_EMPTY = ("sj-supply-empty", I, "A good needs a card from the supply (reshuffled from the discard pile); "
-                                          "with both empty it cannot be made.")
+    SETUP_INCOMPLETE = (
+        "sj-setup-incomplete",
+        ILLEGAL,
+        "Setup names the first governor and deals every player's hand before the first role is chosen.",
+    )
+    MISPLACED_SETUP = (
+        "sj-misplaced-setup",
+        ILLEGAL,
+        "'governor:' (first) and 'hand PLAYER:' are setup lines, once each, before the first role choice.",
+    )
+    HAND_SIZE = ("sj-hand-size", ILLEGAL, "Each player is dealt exactly 4 cards at setup.")
+    CARD_EXHAUSTED = (
+        "sj-card-exhausted",
+        ILLEGAL,
+        "No card may be seen more often than its copies: every copy of that name is already in a known place.",
+    )
+    ROUND_MISMATCH = (
+        "sj-round-mismatch",
+        ILLEGAL,
+        "The 'round N' checkpoint names another round than the one starting.",
+    )
+    MISPLACED_ROUND = (
+        "sj-misplaced-round",
+        ILLEGAL,
+        "'round N' stands only at the start of a round, before its first role choice.",
+    )
+    GOVERNOR_MISMATCH = (
+        "sj-governor-mismatch",
+        ILLEGAL,
+        "The governor checkpoint names another player than the governor (it passes left every round).",
+    )
+    MISPLACED_GOVERNOR = (
+        "sj-misplaced-governor",
+        ILLEGAL,
+        "A 'governor:' checkpoint stands only at the start of a round.",
+    )
+    NOT_YOUR_TURN = (
+        "sj-not-your-turn",
+        ILLEGAL,
+        "Roles are chosen from the governor clockwise (2 players: governor, "
+        "other, governor); a phase's turns go from the chooser clockwise.",
+    )
+    ROLE_EXPECTED = (
+        "sj-role-expected",
+        ILLEGAL,
+        "The phase is over (or the round is starting): the next role choice comes first.",
+    )
+    PHASE_NOT_OVER = (
+        "sj-phase-not-over",
+        ILLEGAL,
+        "A new role is chosen only after every player's turn in the current phase is written.",
+    )
+    ROLE_TAKEN = ("sj-role-taken", ILLEGAL, "A role is chosen at most once per round.")
+    WRONG_ACTION = (
+        "sj-wrong-action",
+        ILLEGAL,
+        "Each phase has its own action: build, produce, sell, draws/keeps, or the "
+        "prospector's draw and the Gold Mine lines.",
+    )
+    ONE_BUILDING = ("sj-one-building", ILLEGAL, "Each player builds at most one building per builder phase.")
+    TILE_MISSING = (
+        "sj-tile-missing",
+        ILLEGAL,
+        "The trader phase starts with the 'tile:' line of the trading-house tile turned up.",
+    )
+    MISPLACED_TILE = ("sj-misplaced-tile", ILLEGAL, "'tile:' stands only right after the trader role is chosen.")
+    BAD_TILE = ("sj-bad-tile", ILLEGAL, "The tile is one of the five trading-house tiles.")
+    TILE_CYCLE = (
+        "sj-tile-cycle",
+        ILLEGAL,
+        "The five tiles turn up each once, then repeat in the same order (period 5).",
+    )
+    NOT_IN_HAND = (
+        "sj-not-in-hand",
+        ILLEGAL,
+        "Only cards in the player's hand can be built, paid, tucked or discarded.",
+    )
+    DUPLICATE_VIOLET = ("sj-duplicate-violet", ILLEGAL, "A violet building may be built only once per city.")
+    PAYMENT = (
+        "sj-payment",
+        ILLEGAL,
+        "A builder discards exactly the reduced cost (never below 0) in other hand cards.",
+    )
+    LIBRARY_USED = ("sj-library-used", ILLEGAL, "In a 2-player game the governor uses the Library only once per round.")
+    NO_CRANE = ("sj-no-crane", ILLEGAL, "Building over another building needs a working Crane.")
+    CRANE_TARGET = (
+        "sj-crane-target",
+        ILLEGAL,
+        "The Crane builds over one of the owner's own buildings (not the Crane).",
+    )
+    NO_BLACK_MARKET = ("sj-no-black-market", ILLEGAL, "Spending goods on a building needs a working Black Market.")
+    BLACK_MARKET_GOODS = (
+        "sj-black-market-goods",
+        ILLEGAL,
+        "The Black Market spends 1 or 2 of the owner's goods, each paying 1 card of what the cost still requires.",
+    )
+    NOT_PRODUCTION = (
+        "sj-not-production",
+        ILLEGAL,
+        "Goods are produced on, sold from and spent from production buildings.",
+    )
+    NO_EMPTY_BUILDING = (
+        "sj-no-empty-building",
+        ILLEGAL,
+        "A good goes on an empty production building of the player's own; each holds at most one.",
+    )
+    PRODUCE_LIMIT = (
+        "sj-produce-limit",
+        ILLEGAL,
+        "A producer makes 1 good (+1 privilege, +1 more with a Library, +1 Aqueduct).",
+    )
+    NO_GOOD = ("sj-no-good", ILLEGAL, "Only goods the player has can be sold.")
+    SELL_LIMIT = (
+        "sj-sell-limit",
+        ILLEGAL,
+        "A trader sells 1 good (+1 privilege, +1 more with a Library, +1 Trading Post).",
+    )
+    DRAW_COUNT = (
+        "sj-draw-count",
+        ILLEGAL,
+        "The number of cards drawn is set by the rules (tile prices, councillor 2/5/8, "
+        "Gold Mine 4, owed draws), fewer only when supply and discard pile run out.",
+    )
+    KEEP_COUNT = (
+        "sj-keep-count",
+        ILLEGAL,
+        "A councillor keeps 1 of the drawn cards (2 with a Prefecture; all of them "
+        "with an Archive, then discards the excess).",
+    )
+    KEEP_NOT_DRAWN = ("sj-keep-not-drawn", ILLEGAL, "Only drawn cards can be kept.")
+    ARCHIVE_DISCARD = (
+        "sj-archive-discard",
+        ILLEGAL,
+        "An Archive owner who keeps all drawn cards discards exactly the excess from his whole hand, on the next line.",
+    )
+    NOT_OWED = (
+        "sj-not-owed",
+        ILLEGAL,
+        "An owed draw follows right after the action that earned it, for an effect the "
+        "player has (prospector, carpenter, poor house, well, market stand, market hall).",
+    )
+    OWED_DRAW_MISSING = (
+        "sj-owed-draw-missing",
+        ILLEGAL,
+        "With effects mandatory, an owed draw must be written before the next statement.",
+    )
+    GOLD_MINE = (
+        "sj-gold-mine",
+        ILLEGAL,
+        "A Gold Mine owner turns up 4 cards and keeps one only if all 4 costs differ.",
+    )
+    TUCK = (
+        "sj-tuck",
+        ILLEGAL,
+        "A Chapel owner tucks at most 1 hand card at the start of a round, before his own hand-limit discards.",
+    )
+    MISPLACED_DISCARD = (
+        "sj-misplaced-discard",
+        ILLEGAL,
+        "'discards' stands at the start of a round (hand limit) or right after an Archive councillor turn.",
+    )
+    HAND_LIMIT = (
+        "sj-hand-limit",
+        ILLEGAL,
+        "At the start of a round a player over the hand limit (7, Tower 12) discards "
+        "exactly down to it; no one else discards.",
+    )
+    SUPPLY_EMPTY = (
+        "sj-supply-empty",
+        ILLEGAL,
+        "A good needs a card from the supply (reshuffled from the discard pile); with both empty it cannot be made.",
+    )
 
 
 SJCode.register()
@@ -119,14 +247,14 @@ class PlayerState:
     name: str
     city: list[str] = field(default_factory=list)
     owned: Counter = field(default_factory=Counter)
-    hand_known: Counter = field(default_factory=Counter)     # cards certainly in hand
-    hand_unknown: int = 0                                    # cards never named: any card with a copy to spare
-    hand_pool: Counter = field(default_factory=Counter)      # candidates for the forgotten cards
-    hand_forgotten: int = 0                                  # cards that are some of hand_pool (a '?' left the hand)
-    goods: Counter = field(default_factory=Counter)       # good -> filled production buildings of that kind
+    hand_known: Counter = field(default_factory=Counter)  # cards certainly in hand
+    hand_unknown: int = 0  # cards never named: any card with a copy to spare
+    hand_pool: Counter = field(default_factory=Counter)  # candidates for the forgotten cards
+    hand_forgotten: int = 0  # cards that are some of hand_pool (a '?' left the hand)
+    goods: Counter = field(default_factory=Counter)  # good -> filled production buildings of that kind
     tucked: int = 0
-    tucked_known: Counter = field(default_factory=Counter)   # the tucked cards the record named
-    fresh: str | None = None        # the building built in the current builder phase (does not work yet)
+    tucked_known: Counter = field(default_factory=Counter)  # the tucked cards the record named
+    fresh: str | None = None  # the building built in the current builder phase (does not work yet)
     tucked_this_round: bool = False
     discarded_this_round: bool = False
     dealt: bool = False
@@ -178,8 +306,14 @@ class KeepPlan:
 
 
 class SJState(GameState):
-    handlers = {Actor: "_apply_actor", TileMark: "_apply_tile", HandDeal: "_apply_hand",
-                GovernorMark: "_apply_governor", RoundMark: "_apply_round", FinalClaim: "apply_final_claim"}
+    handlers: ClassVar[dict[type, str]] = {
+        Actor: "_apply_actor",
+        TileMark: "_apply_tile",
+        HandDeal: "_apply_hand",
+        GovernorMark: "_apply_governor",
+        RoundMark: "_apply_round",
+        FinalClaim: "apply_final_claim",
+    }
 
     def __init__(self, players: list[str], options: SJOptions) -> None:
         self.players = list(players)
@@ -195,9 +329,9 @@ class SJState(GameState):
         self.supply = TOTAL_CARDS - self.n
         self.discard_known: Counter = Counter()
         self.discard_unknown = 0
-        self.pending_known: Counter = Counter()     # councillor discards waiting for the phase end (option D6)
+        self.pending_known: Counter = Counter()  # councillor discards waiting for the phase end (option D6)
         self.pending_unknown = 0
-        self.under_known: Counter = Counter()       # covered buildings kept out of play (option D3 = false)
+        self.under_known: Counter = Counter()  # covered buildings kept out of play (option D3 = false)
         self.governor: int | None = None
         self.round = 1
         self.stage = SETUP
@@ -211,7 +345,7 @@ class SJState(GameState):
         self.library_used: set[int] = set()
         self.owed_seat: int | None = None
         self.owed: dict[str, int] = {}
-        self.archive_due: tuple[int, int] | None = None    # (seat, cards to discard)
+        self.archive_due: tuple[int, int] | None = None  # (seat, cards to discard)
         self.final_claimed = False
 
     # ------------------------------------------------------------------------------------------------ queries
@@ -252,9 +386,7 @@ class SJState(GameState):
         player = self.p[seat]
         if not player.owned.get(name) or player.fresh == name:
             return False
-        if covered is not None and covered.name == name and not self.options.crane_pays_with_covered:
-            return False
-        return True
+        return not (covered is not None and covered.name == name and not self.options.crane_pays_with_covered)
 
     def hand_limit(self, seat: int) -> int:
         return self.options.tower_hand_limit if self.works(seat, "Tower") else self.options.hand_limit
@@ -265,17 +397,17 @@ class SJState(GameState):
         Only the chooser of the current role has a privilege to double."""
         if self.role is None or seat != self.chooser or not self.works(seat, "Library"):
             return False, False
-        if self.options.two_player_library_once and self.n == 2 and seat == self.governor:
-            if seat in self.library_used:
-                return False, True
+        if self.options.two_player_library_once and self.n == 2 and seat == self.governor and seat in self.library_used:
+            return False, True
         return True, False
 
     def library_optional(self, seat: int) -> bool:
         """The 2-player governor chooses in which of his phases he uses the Library; the counts show it."""
         return self.options.two_player_library_once and self.n == 2 and seat == self.governor
 
-    def build_cost(self, seat: int, card: Card, covered: Card | None = None, library: bool = False,
-                   reductions: bool = True) -> int:
+    def build_cost(
+        self, seat: int, card: Card, covered: Card | None = None, library: bool = False, reductions: bool = True
+    ) -> int:
         """Cards to discard for a building before Black Market goods: cost less every reduction, never below 0."""
         cost = card.cost - (covered.cost if covered is not None else 0)
         if reductions:
@@ -326,8 +458,12 @@ class SJState(GameState):
             if not self._is_owed_draw(statement):
                 if self.owed and not self.options.effects_optional:
                     source = next(iter(self.owed))
-                    raise self.fail(SJCode.OWED_DRAW_MISSING, f"{self.p[self.owed_seat].name} owes the {source} "
-                                     "draw first (effects are mandatory in this ruleset)", 1)
+                    raise self.fail(
+                        SJCode.OWED_DRAW_MISSING,
+                        f"{self.p[self.owed_seat].name} owes the {source} "
+                        "draw first (effects are mandatory in this ruleset)",
+                        1,
+                    )
                 self.owed_seat, self.owed = None, {}
             self.dispatch(statement)
         except RefereeError:
@@ -335,9 +471,13 @@ class SJState(GameState):
             raise
 
     def _is_owed_draw(self, statement: object) -> bool:
-        return (isinstance(statement, Actor) and isinstance(statement.action, OwedDraw)
-                and self.owed_seat is not None and self.seats.get(statement.player.name) == self.owed_seat
-                and statement.action.source in self.owed)
+        return (
+            isinstance(statement, Actor)
+            and isinstance(statement.action, OwedDraw)
+            and self.owed_seat is not None
+            and self.seats.get(statement.player.name) == self.owed_seat
+            and statement.action.source in self.owed
+        )
 
     # ------------------------------------------------------------------------------------------- setup lines
     def _apply_governor(self, st: GovernorMark) -> None:
@@ -351,24 +491,34 @@ class SJState(GameState):
             self.chooser = seat
             return
         if not self.round_start():
-            raise self.fail(SJCode.MISPLACED_GOVERNOR, "a 'governor:' checkpoint stands only at the start of a "
-                             "round, before its first role choice", st.column)
+            raise self.fail(
+                SJCode.MISPLACED_GOVERNOR,
+                "a 'governor:' checkpoint stands only at the start of a round, before its first role choice",
+                st.column,
+            )
         if seat != self.governor:
-            raise self.fail(SJCode.GOVERNOR_MISMATCH, f"the governor of round {self.round} is "
-                             f"{self.p[self.governor].name}, not {st.player.name}", st.player.column)
+            raise self.fail(
+                SJCode.GOVERNOR_MISMATCH,
+                f"the governor of round {self.round} is {self.p[self.governor].name}, not {st.player.name}",
+                st.player.column,
+            )
 
     def _apply_hand(self, st: HandDeal) -> None:
         seat = self.seat_of(st.player)
         if self.stage == OVER:
             raise self.after_end(st.column)
         if self.stage != SETUP:
-            raise self.fail(SJCode.MISPLACED_SETUP, "hands are dealt once, at setup, before the first role choice",
-                             st.column)
+            raise self.fail(
+                SJCode.MISPLACED_SETUP, "hands are dealt once, at setup, before the first role choice", st.column
+            )
         if self.p[seat].dealt:
             raise self.fail(SJCode.MISPLACED_SETUP, f"{st.player.name}'s hand is already dealt", st.column)
         if len(st.cards) != self.options.start_hand:
-            raise self.fail(SJCode.HAND_SIZE, f"each player is dealt {self.options.start_hand} cards, not "
-                             f"{len(st.cards)}", st.column)
+            raise self.fail(
+                SJCode.HAND_SIZE,
+                f"each player is dealt {self.options.start_hand} cards, not {len(st.cards)}",
+                st.column,
+            )
         self._check_draws(st.cards)
         self._draw_into_hand(seat, st.cards)
         self.p[seat].dealt = True
@@ -379,19 +529,22 @@ class SJState(GameState):
             missing.append("'governor: PLAYER'")
         missing += [f"'hand {quote_player(p.name)}: ...'" for p in self.p if not p.dealt]
         if missing:
-            raise self.fail(SJCode.SETUP_INCOMPLETE, "setup is incomplete: " + ", ".join(missing)
-                             + " must come before play", column)
+            raise self.fail(
+                SJCode.SETUP_INCOMPLETE, "setup is incomplete: " + ", ".join(missing) + " must come before play", column
+            )
         self.stage = CHOOSING
 
     def _apply_round(self, st: RoundMark) -> None:
         if self.stage == OVER:
             raise self.after_end(st.column)
         if not (self.stage == SETUP or self.round_start()):
-            raise self.fail(SJCode.MISPLACED_ROUND, "'round N' stands only at the start of a round, before its "
-                             "first role choice", st.column)
+            raise self.fail(
+                SJCode.MISPLACED_ROUND,
+                "'round N' stands only at the start of a round, before its first role choice",
+                st.column,
+            )
         if st.number != self.round:
-            raise self.fail(SJCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}",
-                             st.column + 6)
+            raise self.fail(SJCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}", st.column + 6)
 
     # ------------------------------------------------------------------------------------------- card flow
     def _check_draws(self, refs: tuple[NameRef, ...], extra_discard: int = 0) -> None:
@@ -420,12 +573,18 @@ class SJState(GameState):
         for player in self.p:
             if player.tucked_known[card.name]:
                 where.append(f"under {player.name}'s Chapel {player.tucked_known[card.name]}")
-        for label, counter in (("discard pile", self.discard_known), ("covered", self.under_known),
-                               ("waiting discard", self.pending_known)):
+        for label, counter in (
+            ("discard pile", self.discard_known),
+            ("covered", self.under_known),
+            ("waiting discard", self.pending_known),
+        ):
             if counter[card.name]:
                 where.append(f"{label} {counter[card.name]}")
-        return self.fail(SJCode.CARD_EXHAUSTED, f"all {card.copies} copies of {card.name} are already accounted for "
-                          f"({', '.join(where)})", ref.column)
+        return self.fail(
+            SJCode.CARD_EXHAUSTED,
+            f"all {card.copies} copies of {card.name} are already accounted for ({', '.join(where)})",
+            ref.column,
+        )
 
     def _reshuffle(self) -> None:
         """The discard pile becomes the new supply; its known names are unknown again."""
@@ -473,8 +632,11 @@ class SJState(GameState):
         """
         player = self.p[seat]
         if len(refs) > player.hand_size:
-            raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} holds {player.hand_size} card(s); {what} needs "
-                             f"{len(refs)}", refs[player.hand_size].column)
+            raise self.fail(
+                SJCode.NOT_IN_HAND,
+                f"{player.name} holds {player.hand_size} card(s); {what} needs {len(refs)}",
+                refs[player.hand_size].column,
+            )
         known, pool = Counter(player.hand_known), Counter(player.hand_pool)
         forgotten, unknown = player.hand_forgotten, player.hand_unknown
         relocated: Counter = Counter()
@@ -489,18 +651,25 @@ class SJState(GameState):
                 continue
             if forgotten and pool[name] > 0:
                 forgotten -= 1
-                if not unknown:           # with unknown cards left, the pool keeps it (a superset stays sound)
+                if not unknown:  # with unknown cards left, the pool keeps it (a superset stays sound)
                     pool[name] -= 1
             elif unknown:
                 unknown -= 1
             else:
-                raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} holds no {'other ' if relocated[name] else ''}"
-                                 f"{name} (hand: {player.hand_text()})", ref.column)
+                raise self.fail(
+                    SJCode.NOT_IN_HAND,
+                    f"{player.name} holds no {'other ' if relocated[name] else ''}{name} (hand: {player.hand_text()})",
+                    ref.column,
+                )
             relocated[name] += 1
             if self.located[name] + relocated[name] > CARDS[name].copies:
-                raise self.fail(SJCode.NOT_IN_HAND, f"{player.name} is not known to hold {name} and all "
-                                 f"{CARDS[name].copies} copies are accounted for elsewhere (hand: "
-                                 f"{player.hand_text()})", ref.column)
+                raise self.fail(
+                    SJCode.NOT_IN_HAND,
+                    f"{player.name} is not known to hold {name} and all "
+                    f"{CARDS[name].copies} copies are accounted for elsewhere (hand: "
+                    f"{player.hand_text()})",
+                    ref.column,
+                )
         dissolved: Counter = Counter()
         if blanks:
             dissolved = +known
@@ -556,9 +725,9 @@ class SJState(GameState):
         left = sum(named.values()) + wild
         if blanks == 0:
             return KeepPlan(known, Counter(), 0, 0, named, wild)
-        if blanks == left:                       # every remaining drawn card is kept
+        if blanks == left:  # every remaining drawn card is kept
             return KeepPlan(known + named, Counter(), 0, wild, Counter(), 0)
-        if wild == 0:                            # the kept '?'s are some of the named drawn cards
+        if wild == 0:  # the kept '?'s are some of the named drawn cards
             return KeepPlan(known, named, blanks, 0, Counter(), left - blanks)
         return KeepPlan(known, Counter(), 0, blanks, Counter(), left - blanks)
 
@@ -595,9 +764,13 @@ class SJState(GameState):
             if seat == due_seat and isinstance(action, Discard):
                 self._archive_discard(seat, action, count)
                 return
-            raise self.fail(SJCode.ARCHIVE_DISCARD, f"{self.p[due_seat].name} kept every drawn card with the "
-                             f"Archive and must first discard {count} card(s): '{quote_player(self.p[due_seat].name)}"
-                             ": discards ...'", column)
+            raise self.fail(
+                SJCode.ARCHIVE_DISCARD,
+                f"{self.p[due_seat].name} kept every drawn card with the "
+                f"Archive and must first discard {count} card(s): '{quote_player(self.p[due_seat].name)}"
+                ": discards ...'",
+                column,
+            )
         if isinstance(action, OwedDraw) and self.owed_seat == seat and action.source in self.owed:
             self._owed_draw(seat, action)
             return
@@ -615,20 +788,27 @@ class SJState(GameState):
         if self.stage == CHOOSING:
             if isinstance(action, OwedDraw):
                 raise self._not_owed(seat, action)
-            raise self.fail(SJCode.ROLE_EXPECTED, f"{self.p[self.chooser_due()].name} chooses the next role first",
-                             column)
+            raise self.fail(
+                SJCode.ROLE_EXPECTED, f"{self.p[self.chooser_due()].name} chooses the next role first", column
+            )
         if self.stage == TILE:
             raise self.fail(SJCode.TILE_MISSING, "the trader phase starts with the 'tile:' line", column)
         turn_seat, kind = self.turns[self.turn_index]
         if seat != turn_seat:
             if isinstance(action, OwedDraw):
                 raise self._not_owed(seat, action)
-            done = [s for s, _ in self.turns[:self.turn_index]]
+            done = [s for s, _ in self.turns[: self.turn_index]]
             if self.role == "builder" and isinstance(action, Build) and seat in done:
-                raise self.fail(SJCode.ONE_BUILDING, f"{st.player.name} has had a turn in this builder phase; "
-                                 "one building per player per builder phase", action.column)
-            raise self.fail(SJCode.NOT_YOUR_TURN, f"it is {self.p[turn_seat].name}'s turn in the {self.role} phase, "
-                             f"not {st.player.name}'s", column)
+                raise self.fail(
+                    SJCode.ONE_BUILDING,
+                    f"{st.player.name} has had a turn in this builder phase; one building per player per builder phase",
+                    action.column,
+                )
+            raise self.fail(
+                SJCode.NOT_YOUR_TURN,
+                f"it is {self.p[turn_seat].name}'s turn in the {self.role} phase, not {st.player.name}'s",
+                column,
+            )
         if isinstance(action, Pass):
             self._end_turn()
             return
@@ -638,39 +818,50 @@ class SJState(GameState):
             self._prospect(seat, action)
         elif kind == MINE:
             if not isinstance(action, GoldMineTurn):
-                raise self._wrong_action(action, "a Gold Mine owner writes 'gold mine C1, C2, C3, C4; keeps ...' "
-                                                 "or passes")
+                raise self._wrong_action(
+                    action, "a Gold Mine owner writes 'gold mine C1, C2, C3, C4; keeps ...' or passes"
+                )
             self._gold_mine(seat, action)
         else:
             expected = ACTION_OF_ROLE[self.role]
             if not isinstance(action, expected):
                 if isinstance(action, OwedDraw):
                     raise self._not_owed(seat, action)
-                raise self._wrong_action(action, f"in the {self.role} phase a turn is "
-                                                 f"'{VERB_OF_ROLE[self.role]}' or 'pass'")
-            {Build: self._build, Produce: self._produce, Sell: self._sell, Council: self._council}[expected](seat, action)
+                raise self._wrong_action(
+                    action, f"in the {self.role} phase a turn is '{VERB_OF_ROLE[self.role]}' or 'pass'"
+                )
+            {Build: self._build, Produce: self._produce, Sell: self._sell, Council: self._council}[expected](
+                seat, action
+            )
 
     def _wrong_action(self, action: Action, why: str) -> IllegalStatement:
         return self.fail(SJCode.WRONG_ACTION, why, action.column)
 
     def _not_owed(self, seat: int, action: OwedDraw) -> IllegalStatement:
         owed = ", ".join(self.owed) if self.owed_seat == seat and self.owed else "nothing"
-        return self.fail(SJCode.NOT_OWED, f"no {action.source} draw is owed to {self.p[seat].name} here (owed: "
-                          f"{owed})", action.column)
+        return self.fail(
+            SJCode.NOT_OWED,
+            f"no {action.source} draw is owed to {self.p[seat].name} here (owed: {owed})",
+            action.column,
+        )
 
     # ---------------------------------------------------------------------------------------- round start
     def _tuck(self, seat: int, action: Tuck) -> None:
         player = self.p[seat]
         if not self.round_start():
-            raise self.fail(SJCode.TUCK, "Chapel cards are tucked only at the start of a round, before the first "
-                             "role choice", action.column)
+            raise self.fail(
+                SJCode.TUCK,
+                "Chapel cards are tucked only at the start of a round, before the first role choice",
+                action.column,
+            )
         if not self.works(seat, "Chapel"):
             raise self.fail(SJCode.TUCK, f"{player.name} has no working Chapel", action.column)
         if player.tucked_this_round:
             raise self.fail(SJCode.TUCK, f"{player.name} has already tucked a card this round", action.column)
         if player.discarded_this_round:
-            raise self.fail(SJCode.TUCK, f"{player.name} tucks before their own hand-limit discards, not after",
-                             action.column)
+            raise self.fail(
+                SJCode.TUCK, f"{player.name} tucks before their own hand-limit discards, not after", action.column
+            )
         plan = self._plan_removal(seat, (action.card,), "the tuck")
         self._remove(seat, plan)
         player.tucked += 1
@@ -681,16 +872,26 @@ class SJState(GameState):
     def _hand_limit_discard(self, seat: int, action: Discard) -> None:
         player = self.p[seat]
         if not self.round_start():
-            raise self.fail(SJCode.MISPLACED_DISCARD, "'discards' stands at the start of a round (hand limit) or "
-                             "right after an Archive councillor turn", action.column)
+            raise self.fail(
+                SJCode.MISPLACED_DISCARD,
+                "'discards' stands at the start of a round (hand limit) or right after an Archive councillor turn",
+                action.column,
+            )
         limit = self.hand_limit(seat)
         if player.discarded_this_round or player.hand_size <= limit:
-            raise self.fail(SJCode.HAND_LIMIT, f"{player.name} holds {player.hand_size} card(s), limit {limit}: "
-                             "no discard is due", action.column)
+            raise self.fail(
+                SJCode.HAND_LIMIT,
+                f"{player.name} holds {player.hand_size} card(s), limit {limit}: no discard is due",
+                action.column,
+            )
         excess = player.hand_size - limit
         if len(action.cards) != excess:
-            raise self.fail(SJCode.HAND_LIMIT, f"{player.name} holds {player.hand_size} card(s), limit {limit}: "
-                             f"discard exactly {excess}, not {len(action.cards)}", action.column)
+            raise self.fail(
+                SJCode.HAND_LIMIT,
+                f"{player.name} holds {player.hand_size} card(s), limit {limit}: "
+                f"discard exactly {excess}, not {len(action.cards)}",
+                action.column,
+            )
         plan = self._plan_removal(seat, action.cards, "the discard")
         self._remove(seat, plan)
         for ref in action.cards:
@@ -703,22 +904,33 @@ class SJState(GameState):
             raise self.fail(SJCode.TILE_MISSING, "the trader phase starts with the 'tile:' line", action.column)
         if self.stage == ACTING:
             turn_seat, _ = self.turns[self.turn_index]
-            raise self.fail(SJCode.PHASE_NOT_OVER, f"the {self.role} phase is not over: {self.p[turn_seat].name}'s "
-                             "turn (action or pass) is not written yet", action.column)
+            raise self.fail(
+                SJCode.PHASE_NOT_OVER,
+                f"the {self.role} phase is not over: {self.p[turn_seat].name}'s "
+                "turn (action or pass) is not written yet",
+                action.column,
+            )
         due = self.chooser_due()
         if seat != due:
-            raise self.fail(SJCode.NOT_YOUR_TURN, f"{self.p[due].name} chooses the next role, not "
-                             f"{self.p[seat].name}", column)
+            raise self.fail(
+                SJCode.NOT_YOUR_TURN, f"{self.p[due].name} chooses the next role, not {self.p[seat].name}", column
+            )
         if action.role in self.roles_chosen:
-            raise self.fail(SJCode.ROLE_TAKEN, f"the {action.role} has already been chosen this round "
-                             f"({', '.join(self.roles_chosen)})", action.column)
+            raise self.fail(
+                SJCode.ROLE_TAKEN,
+                f"the {action.role} has already been chosen this round ({', '.join(self.roles_chosen)})",
+                action.column,
+            )
         if not self.roles_chosen:
             for player in self.p:
                 limit = self.hand_limit(self.seats[player.name])
                 if player.hand_size > limit:
-                    raise self.fail(SJCode.HAND_LIMIT, f"{player.name} holds {player.hand_size} cards, over the "
-                                     f"limit of {limit}: the 'discards' line comes before the first role choice",
-                                     column)
+                    raise self.fail(
+                        SJCode.HAND_LIMIT,
+                        f"{player.name} holds {player.hand_size} cards, over the "
+                        f"limit of {limit}: the 'discards' line comes before the first role choice",
+                        column,
+                    )
         self.roles_chosen.append(action.role)
         self.role = action.role
         self.chooser = seat
@@ -744,18 +956,28 @@ class SJState(GameState):
         if self.stage == OVER:
             raise self.after_end(st.column)
         if self.stage != TILE:
-            raise self.fail(SJCode.MISPLACED_TILE, "'tile:' stands only right after the trader role is chosen",
-                             st.column)
+            raise self.fail(
+                SJCode.MISPLACED_TILE, "'tile:' stands only right after the trader role is chosen", st.column
+            )
         if st.tile not in TILES:
-            raise self.fail(SJCode.BAD_TILE, f"'{st.tile}' is not a trading-house tile (tiles: "
-                             f"{', '.join(TILES)})", st.column)
+            raise self.fail(
+                SJCode.BAD_TILE, f"'{st.tile}' is not a trading-house tile (tiles: {', '.join(TILES)})", st.column
+            )
         k = len(self.tiles_seen)
         if k < len(TILES) and st.tile in self.tiles_seen:
-            raise self.fail(SJCode.TILE_CYCLE, f"tile {st.tile} has already turned up; the five tiles each turn up "
-                             f"once before the cycle repeats (seen: {', '.join(self.tiles_seen)})", st.column)
+            raise self.fail(
+                SJCode.TILE_CYCLE,
+                f"tile {st.tile} has already turned up; the five tiles each turn up "
+                f"once before the cycle repeats (seen: {', '.join(self.tiles_seen)})",
+                st.column,
+            )
         if k >= len(TILES) and st.tile != self.tiles_seen[k - len(TILES)]:
-            raise self.fail(SJCode.TILE_CYCLE, f"the tiles repeat in order: trader phase {k + 1} turns up "
-                             f"{self.tiles_seen[k - len(TILES)]}, not {st.tile}", st.column)
+            raise self.fail(
+                SJCode.TILE_CYCLE,
+                f"the tiles repeat in order: trader phase {k + 1} turns up "
+                f"{self.tiles_seen[k - len(TILES)]}, not {st.tile}",
+                st.column,
+            )
         self.tiles_seen.append(st.tile)
         self.tile = st.tile
         self.stage = ACTING
@@ -799,8 +1021,12 @@ class SJState(GameState):
 
         Validation only; the caller records the use (``library_used``) when it commits."""
         if self.library(seat)[1]:
-            raise self.fail(SJCode.LIBRARY_USED, f"{self.p[seat].name} has already used the Library this round "
-                             f"(2 players: the governor uses it once per round); {what}", column)
+            raise self.fail(
+                SJCode.LIBRARY_USED,
+                f"{self.p[seat].name} has already used the Library this round "
+                f"(2 players: the governor uses it once per round); {what}",
+                column,
+            )
 
     # --------------------------------------------------------------------------------------------- builder
     def _build(self, seat: int, action: Build) -> None:
@@ -810,36 +1036,50 @@ class SJState(GameState):
         covered: Card | None = None
         if action.over is not None:
             if not self.works(seat, "Crane"):
-                raise self.fail(SJCode.NO_CRANE, f"{player.name} has no working Crane to build over a building",
-                                 action.over.column)
+                raise self.fail(
+                    SJCode.NO_CRANE, f"{player.name} has no working Crane to build over a building", action.over.column
+                )
             if not player.owned[action.over.name]:
-                raise self.fail(SJCode.CRANE_TARGET, f"{player.name}'s city has no {action.over.name}",
-                                 action.over.column)
+                raise self.fail(
+                    SJCode.CRANE_TARGET, f"{player.name}'s city has no {action.over.name}", action.over.column
+                )
             if action.over.name == "Crane" and not o.crane_over_crane:
-                raise self.fail(SJCode.CRANE_TARGET, "the Crane may not build over the Crane itself",
-                                 action.over.column)
+                raise self.fail(
+                    SJCode.CRANE_TARGET, "the Crane may not build over the Crane itself", action.over.column
+                )
             covered = CARDS[action.over.name]
         if card.violet and player.owned[card.name]:
-            raise self.fail(SJCode.DUPLICATE_VIOLET, f"{player.name} already has a {card.name}; a violet building "
-                             "is built only once per city", action.card.column)
+            raise self.fail(
+                SJCode.DUPLICATE_VIOLET,
+                f"{player.name} already has a {card.name}; a violet building is built only once per city",
+                action.card.column,
+            )
         plan = self._plan_removal(seat, (action.card, *action.paying), "the building and its payment")
         goods: Counter = Counter()
         if action.goods:
             if not self.works(seat, "Black Market", covered):
-                raise self.fail(SJCode.NO_BLACK_MARKET, f"{player.name} has no working Black Market to pay with "
-                                 "goods", action.goods[0].column)
+                raise self.fail(
+                    SJCode.NO_BLACK_MARKET,
+                    f"{player.name} has no working Black Market to pay with goods",
+                    action.goods[0].column,
+                )
             if len(action.goods) > 2:
-                raise self.fail(SJCode.BLACK_MARKET_GOODS, "the Black Market spends at most 2 goods",
-                                 action.goods[2].column)
+                raise self.fail(
+                    SJCode.BLACK_MARKET_GOODS, "the Black Market spends at most 2 goods", action.goods[2].column
+                )
             for ref in action.goods:
                 building = CARDS[ref.name]
                 if not building.production:
-                    raise self.fail(SJCode.NOT_PRODUCTION, f"{ref.name} is not a production building and holds no "
-                                     "good", ref.column)
+                    raise self.fail(
+                        SJCode.NOT_PRODUCTION, f"{ref.name} is not a production building and holds no good", ref.column
+                    )
                 goods[building.good] += 1
                 if goods[building.good] > player.goods[building.good]:
-                    raise self.fail(SJCode.BLACK_MARKET_GOODS, f"{player.name} has {player.goods[building.good]} "
-                                     f"{building.good} good(s) to spend", ref.column)
+                    raise self.fail(
+                        SJCode.BLACK_MARKET_GOODS,
+                        f"{player.name} has {player.goods[building.good]} {building.good} good(s) to spend",
+                        ref.column,
+                    )
         spent = len(action.goods)
         paid = len(action.paying)
         may_library, spent_library = self.library(seat)
@@ -860,15 +1100,25 @@ class SJState(GameState):
             total = min(allowed)
         if total not in allowed:
             if spent_library and total == doubled:
-                raise self.fail(SJCode.LIBRARY_USED, f"{player.name} has already used the Library this round; "
-                                 f"{card.name} costs {plain} card(s) without it", action.column)
-            due = " or ".join(str(a) for a in sorted(allowed)) if len(allowed) <= 3 else \
-                f"{min(allowed)} to {max(allowed)}"
+                raise self.fail(
+                    SJCode.LIBRARY_USED,
+                    f"{player.name} has already used the Library this round; "
+                    f"{card.name} costs {plain} card(s) without it",
+                    action.column,
+                )
+            due = (
+                " or ".join(str(a) for a in sorted(allowed))
+                if len(allowed) <= 3
+                else f"{min(allowed)} to {max(allowed)}"
+            )
             extra = f" + {spent} good(s)" if spent else ""
             why = "goods may pay only what the cost still requires; " if spent > max(allowed) else ""
-            raise self.fail(SJCode.PAYMENT if not spent or spent <= max(allowed) else SJCode.BLACK_MARKET_GOODS,
-                             f"{why}{card.name} costs {player.name} {due} card(s) here ({self._cost_story(seat, card, covered)}); "
-                             f"the record pays {paid} card(s){extra}", action.column)
+            raise self.fail(
+                SJCode.PAYMENT if not spent or spent <= max(allowed) else SJCode.BLACK_MARKET_GOODS,
+                f"{why}{card.name} costs {player.name} {due} card(s) here ({self._cost_story(seat, card, covered)}); "
+                f"the record pays {paid} card(s){extra}",
+                action.column,
+            )
         if may_library and total == doubled and doubled != plain:
             self.library_used.add(seat)
         # --- commit
@@ -883,8 +1133,10 @@ class SJState(GameState):
         player.city.append(card.name)
         player.owned[card.name] += 1
         player.fresh = card.name
-        owed = {"carpenter": 1 if card.violet and self.works(seat, "Carpenter") else 0,
-                "poor house": 1 if self.works(seat, "Poor House") and player.hand_size <= 1 else 0}
+        owed = {
+            "carpenter": 1 if card.violet and self.works(seat, "Carpenter") else 0,
+            "poor house": 1 if self.works(seat, "Poor House") and player.hand_size <= 1 else 0,
+        }
         self._set_owed(seat, owed)
         self._end_turn()
 
@@ -928,8 +1180,11 @@ class SJState(GameState):
         if count > plain:
             limit = self.produce_limit(seat, True) if (may or spent) else plain
             if count > limit:
-                raise self.fail(SJCode.PRODUCE_LIMIT, f"{player.name} may produce {limit} good(s) here, not "
-                                 f"{count}", action.buildings[limit].column)
+                raise self.fail(
+                    SJCode.PRODUCE_LIMIT,
+                    f"{player.name} may produce {limit} good(s) here, not {count}",
+                    action.buildings[limit].column,
+                )
             self._library_needed(seat, action.column, f"without it {plain} good(s)")
         wanted: Counter = Counter()
         for ref in action.buildings:
@@ -940,11 +1195,17 @@ class SJState(GameState):
             empty = player.production(building.good) - player.goods[building.good]
             if wanted[building.good] > empty:
                 have = player.production(building.good)
-                raise self.fail(SJCode.NO_EMPTY_BUILDING, f"{player.name} has {have} {ref.name}(s), "
-                                 f"{max(empty, 0)} of them empty", ref.column)
+                raise self.fail(
+                    SJCode.NO_EMPTY_BUILDING,
+                    f"{player.name} has {have} {ref.name}(s), {max(empty, 0)} of them empty",
+                    ref.column,
+                )
         if count > self.available():
-            raise self.fail(SJCode.SUPPLY_EMPTY, f"only {self.available()} card(s) remain in supply and discard "
-                             f"pile; {count} good(s) cannot be made", action.buildings[self.available()].column)
+            raise self.fail(
+                SJCode.SUPPLY_EMPTY,
+                f"only {self.available()} card(s) remain in supply and discard pile; {count} good(s) cannot be made",
+                action.buildings[self.available()].column,
+            )
         # --- commit
         if count > plain:
             self.library_used.add(seat)
@@ -963,8 +1224,11 @@ class SJState(GameState):
         if count > plain:
             limit = self.sell_limit(seat, True) if (may or spent) else plain
             if count > limit:
-                raise self.fail(SJCode.SELL_LIMIT, f"{player.name} may sell {limit} good(s) here, not {count}",
-                                 action.goods[limit][1])
+                raise self.fail(
+                    SJCode.SELL_LIMIT,
+                    f"{player.name} may sell {limit} good(s) here, not {count}",
+                    action.goods[limit][1],
+                )
             self._library_needed(seat, action.column, f"without it {plain} good(s)")
         sold: Counter = Counter()
         for good, column in action.goods:
@@ -974,8 +1238,13 @@ class SJState(GameState):
         prices = TILES[self.tile or next(iter(TILES))]
         wanted = sum(prices[GOODS.index(good)] for good, _ in action.goods)
         due = self.capped(wanted, count)
-        self._check_count(due, wanted, len(action.draws), action.column, f"selling {', '.join(sold.elements())} at "
-                          f"tile {self.tile} draws {wanted} card(s)")
+        self._check_count(
+            due,
+            wanted,
+            len(action.draws),
+            action.column,
+            f"selling {', '.join(sold.elements())} at tile {self.tile} draws {wanted} card(s)",
+        )
         self._check_draws(action.draws, count)
         # --- commit: the goods are discarded before the draws
         if count > plain:
@@ -984,14 +1253,18 @@ class SJState(GameState):
         self.discard_unknown += count
         self._draw_into_hand(seat, action.draws)
         hall = count if self.options.market_hall_per_good else 1
-        self._set_owed(seat, {"market stand": 1 if count >= 2 and self.works(seat, "Market Stand") else 0,
-                              "market hall": hall if self.works(seat, "Market Hall") else 0})
+        self._set_owed(
+            seat,
+            {
+                "market stand": 1 if count >= 2 and self.works(seat, "Market Stand") else 0,
+                "market hall": hall if self.works(seat, "Market Hall") else 0,
+            },
+        )
         self._end_turn()
 
     def _check_count(self, due: int, wanted: int, written: int, column: int, why: str) -> None:
         if due < wanted and not self.options.empty_supply_skips_draw:
-            raise self.fail(SJCode.SUPPLY_EMPTY, f"{why}, but only {due} remain in supply and discard pile",
-                             column)
+            raise self.fail(SJCode.SUPPLY_EMPTY, f"{why}, but only {due} remain in supply and discard pile", column)
         if written != due:
             short = f" (only {due} remain in supply and discard pile)" if due < wanted else ""
             raise self.fail(SJCode.DRAW_COUNT, f"{why}{short}; the record draws {written}", column)
@@ -1003,25 +1276,37 @@ class SJState(GameState):
         drawn = len(action.draws)
         allowed = sorted({self.capped(c) for c in counts})
         if drawn not in allowed:
-            may, spent = self.library(seat)
-            if spent and drawn == self.capped(self.options.council_draw + 2 * (
-                    self.options.council_privilege_draw - self.options.council_draw)):
-                raise self.fail(SJCode.LIBRARY_USED, f"{player.name} has already used the Library this round; "
-                                 f"the draw is {' or '.join(map(str, allowed))} card(s)", action.column)
+            _may, spent = self.library(seat)
+            if spent and drawn == self.capped(
+                self.options.council_draw + 2 * (self.options.council_privilege_draw - self.options.council_draw)
+            ):
+                raise self.fail(
+                    SJCode.LIBRARY_USED,
+                    f"{player.name} has already used the Library this round; "
+                    f"the draw is {' or '.join(map(str, allowed))} card(s)",
+                    action.column,
+                )
             if min(counts) > self.available() and not self.options.empty_supply_skips_draw:
                 raise self.fail(SJCode.SUPPLY_EMPTY, "not enough cards remain to draw", action.column)
-            raise self.fail(SJCode.DRAW_COUNT, f"{player.name} draws {' or '.join(map(str, allowed))} card(s) as "
-                             f"councillor here, not {drawn}", action.column)
+            raise self.fail(
+                SJCode.DRAW_COUNT,
+                f"{player.name} draws {' or '.join(map(str, allowed))} card(s) as councillor here, not {drawn}",
+                action.column,
+            )
         uses_library = drawn > self.capped(counts[1] if len(counts) > 1 else counts[0])
         self._check_draws(action.draws)
         keep = self.keep_limit(seat)
         kept = len(action.keeps)
         archive = self.works(seat, "Archive") and kept == drawn and drawn > keep
         if not archive and not (min(1, drawn) <= kept <= min(keep, drawn)):
-            extra = " (an Archive owner keeps all of them, then discards the excess)" if self.works(seat, "Archive") \
-                else ""
-            raise self.fail(SJCode.KEEP_COUNT, f"{player.name} keeps {min(keep, drawn)} of the {drawn} drawn "
-                             f"card(s){extra}, not {kept}", action.column)
+            extra = (
+                " (an Archive owner keeps all of them, then discards the excess)" if self.works(seat, "Archive") else ""
+            )
+            raise self.fail(
+                SJCode.KEEP_COUNT,
+                f"{player.name} keeps {min(keep, drawn)} of the {drawn} drawn card(s){extra}, not {kept}",
+                action.column,
+            )
         plan = self._plan_keeps(action.draws, action.keeps)
         # --- commit: draw all, keep some, discard the rest
         if uses_library:
@@ -1034,8 +1319,12 @@ class SJState(GameState):
 
     def _archive_discard(self, seat: int, action: Discard, count: int) -> None:
         if len(action.cards) != count:
-            raise self.fail(SJCode.ARCHIVE_DISCARD, f"{self.p[seat].name} discards exactly {count} card(s) after "
-                             f"keeping all drawn cards with the Archive, not {len(action.cards)}", action.column)
+            raise self.fail(
+                SJCode.ARCHIVE_DISCARD,
+                f"{self.p[seat].name} discards exactly {count} card(s) after "
+                f"keeping all drawn cards with the Archive, not {len(action.cards)}",
+                action.column,
+            )
         plan = self._plan_removal(seat, action.cards, "the Archive discard")
         self._remove(seat, plan)
         for ref in action.cards:
@@ -1045,14 +1334,19 @@ class SJState(GameState):
 
     # ------------------------------------------------------------------------------------------ prospector
     def _prospect(self, seat: int, action: OwedDraw) -> None:
-        may, spent = self.library(seat)
+        may, _spent = self.library(seat)
         drawn = len(action.draws)
         uses_library = drawn > self.capped(1)
         if uses_library:
             self._library_needed(seat, action.column, "the prospector draws 1 card")
             if not may or drawn > self.capped(2):
-                raise self.fail(SJCode.DRAW_COUNT, f"the prospector draws {self.capped(1)} card(s) "
-                                 + ("(2 with the Library) " if may else "") + f"here, not {drawn}", action.column)
+                raise self.fail(
+                    SJCode.DRAW_COUNT,
+                    f"the prospector draws {self.capped(1)} card(s) "
+                    + ("(2 with the Library) " if may else "")
+                    + f"here, not {drawn}",
+                    action.column,
+                )
         self._check_draws(action.draws)
         if uses_library:
             self.library_used.add(seat)
@@ -1062,8 +1356,9 @@ class SJState(GameState):
     def _gold_mine(self, seat: int, action: GoldMineTurn) -> None:
         o = self.options
         due = self.capped(o.gold_mine_cards)
-        self._check_count(due, o.gold_mine_cards, len(action.cards), action.column,
-                          f"a Gold Mine turns up {o.gold_mine_cards} cards")
+        self._check_count(
+            due, o.gold_mine_cards, len(action.cards), action.column, f"a Gold Mine turns up {o.gold_mine_cards} cards"
+        )
         self._check_draws(action.cards)
         named = [CARDS[ref.name].cost for ref in action.cards if not is_unknown(ref)]
         distinct = len(action.cards) == o.gold_mine_cards and len(set(named)) == len(named)
@@ -1072,12 +1367,15 @@ class SJState(GameState):
         if action.keeps:
             ref = action.keeps[0]
             if not distinct:
-                raise self.fail(SJCode.GOLD_MINE, "the turned-up cards do not all differ in cost "
-                                 f"({', '.join(f'{r.name} {CARDS[r.name].cost}' for r in action.cards if not is_unknown(r))}"
-                                 "): all are discarded", ref.column)
+                raise self.fail(
+                    SJCode.GOLD_MINE,
+                    "the turned-up cards do not all differ in cost "
+                    f"({', '.join(f'{r.name} {CARDS[r.name].cost}' for r in action.cards if not is_unknown(r))}"
+                    "): all are discarded",
+                    ref.column,
+                )
         elif distinct and not o.gold_mine_keep_optional and all(not is_unknown(r) for r in action.cards):
-            raise self.fail(SJCode.GOLD_MINE, "the four costs differ: the owner keeps one of the cards",
-                             action.column)
+            raise self.fail(SJCode.GOLD_MINE, "the four costs differ: the owner keeps one of the cards", action.column)
         plan = self._plan_keeps(action.cards, action.keeps)
         # --- commit: turn up, keep one, discard the rest
         self._take_kept(seat, len(action.cards), plan)
@@ -1088,17 +1386,24 @@ class SJState(GameState):
         wanted = self.owed[action.source]
         due = self.capped(wanted)
         if not 1 <= len(action.draws) <= due:
-            raise self.fail(SJCode.DRAW_COUNT, f"the {action.source} draw is {due} card(s) here, not "
-                             f"{len(action.draws)}", action.column)
+            raise self.fail(
+                SJCode.DRAW_COUNT,
+                f"the {action.source} draw is {due} card(s) here, not {len(action.draws)}",
+                action.column,
+            )
         self._check_draws(action.draws)
         self._draw_into_hand(seat, action.draws)
         owed = dict(self.owed)
         owed.pop(action.source)
         if action.source == "poor house":
-            owed.pop("carpenter", None)       # the Carpenter's draw comes before the Poor House's
-        if action.source == "carpenter" and "poor house" in owed and self.p[seat].hand_size > 1 \
-                and self.options.poor_house_after_carpenter:
-            owed.pop("poor house")            # only with poor_house_after_carpenter: the hand is no longer small
+            owed.pop("carpenter", None)  # the Carpenter's draw comes before the Poor House's
+        if (
+            action.source == "carpenter"
+            and "poor house" in owed
+            and self.p[seat].hand_size > 1
+            and self.options.poor_house_after_carpenter
+        ):
+            owed.pop("poor house")  # only with poor_house_after_carpenter: the hand is no longer small
         self._set_owed(seat, owed)
 
     # --------------------------------------------------------------------------------------------- scoring
@@ -1123,7 +1428,7 @@ class SJState(GameState):
             raise RuntimeError("the game is not over")
         breakdown = {p.name: self.score(seat) for seat, p in enumerate(self.p)}
         scores = {name: parts["total"] for name, parts in breakdown.items()}
-        for player in self.p:       # the tie-break data, shown after the total
+        for player in self.p:  # the tie-break data, shown after the total
             breakdown[player.name].update({"hand cards": player.hand_size, "goods": player.goods_total})
         best = max(scores.values())
         leaders = [name for name, vp in scores.items() if vp == best]
@@ -1138,9 +1443,14 @@ class SJState(GameState):
     # ------------------------------------------------------------------------------------------ accounting
     def card_count(self) -> int:
         """Every card somewhere: the conservation invariant says this is always 110."""
-        return (self.supply + self.discard_size + self.pending_unknown + sum(self.pending_known.values())
-                + sum(p.hand_size + len(p.city) + p.goods_total + p.tucked for p in self.p)
-                + sum(self.under_known.values()))
+        return (
+            self.supply
+            + self.discard_size
+            + self.pending_unknown
+            + sum(self.pending_known.values())
+            + sum(p.hand_size + len(p.city) + p.goods_total + p.tucked for p in self.p)
+            + sum(self.under_known.values())
+        )
 
     # ---------------------------------------------------------------------------------------- alternatives
     def legal_statements(self) -> list[str]:
@@ -1173,14 +1483,18 @@ class SJState(GameState):
             if self.round_start():
                 texts.append(f"round {self.round}")
                 for seat, player in enumerate(self.p):
-                    if self.works(seat, "Chapel") and not player.tucked_this_round and not player.discarded_this_round \
-                            and player.hand_size:
+                    if (
+                        self.works(seat, "Chapel")
+                        and not player.tucked_this_round
+                        and not player.discarded_this_round
+                        and player.hand_size
+                    ):
                         texts.append(actor_text(player.name, Tuck(NameRef("?", 0))))
                     excess = player.hand_size - self.hand_limit(seat)
                     if excess > 0 and not player.discarded_this_round:
                         texts.append(actor_text(player.name, Discard(self._blanks(excess))))
                         discards_due = True
-            if discards_due:   # the hand-limit discards come before the first role choice
+            if discards_due:  # the hand-limit discards come before the first role choice
                 return texts
             chooser = self.players[self.chooser_due()]
             texts += [actor_text(chooser, RoleChoice(role)) for role in ROLES if role not in self.roles_chosen]
@@ -1232,17 +1546,52 @@ class SJState(GameState):
 
     def fingerprint(self) -> tuple:
         """Everything that defines the position, as a comparable value (a rejected statement must not change it)."""
+
         def counter(c: Counter) -> tuple:
             return tuple(sorted((k, v) for k, v in c.items() if v))
-        players = tuple((tuple(p.city), counter(p.hand_known), p.hand_unknown, counter(p.hand_pool),
-                         p.hand_forgotten, counter(p.goods), p.tucked,
-                         counter(p.tucked_known), p.fresh,
-                         p.tucked_this_round, p.discarded_this_round, p.dealt) for p in self.p)
-        return (players, counter(self.located), self.supply, counter(self.discard_known), self.discard_unknown,
-                counter(self.pending_known), self.pending_unknown, counter(self.under_known), self.governor, self.round, self.stage, tuple(self.roles_chosen), self.role,
-                self.chooser, tuple(self.turns), self.turn_index, tuple(self.tiles_seen), self.tile,
-                tuple(sorted(self.library_used)), self.owed_seat, tuple(sorted(self.owed.items())), self.archive_due,
-                self.final_claimed)
+
+        players = tuple(
+            (
+                tuple(p.city),
+                counter(p.hand_known),
+                p.hand_unknown,
+                counter(p.hand_pool),
+                p.hand_forgotten,
+                counter(p.goods),
+                p.tucked,
+                counter(p.tucked_known),
+                p.fresh,
+                p.tucked_this_round,
+                p.discarded_this_round,
+                p.dealt,
+            )
+            for p in self.p
+        )
+        return (
+            players,
+            counter(self.located),
+            self.supply,
+            counter(self.discard_known),
+            self.discard_unknown,
+            counter(self.pending_known),
+            self.pending_unknown,
+            counter(self.under_known),
+            self.governor,
+            self.round,
+            self.stage,
+            tuple(self.roles_chosen),
+            self.role,
+            self.chooser,
+            tuple(self.turns),
+            self.turn_index,
+            tuple(self.tiles_seen),
+            self.tile,
+            tuple(sorted(self.library_used)),
+            self.owed_seat,
+            tuple(sorted(self.owed.items())),
+            self.archive_due,
+            self.final_claimed,
+        )
 
     # --------------------------------------------------------------------------------------------- summary
     def summary(self) -> str:
@@ -1264,15 +1613,21 @@ class SJState(GameState):
                 head += f"; {self.players[self.chooser_due()]} chooses a role"
         lines = [head]
         if self.owed:
-            lines.append(f"owed draws of {self.players[self.owed_seat]}: " + ", ".join(
-                f"{source} {count}" for source, count in self.owed.items()))
+            lines.append(
+                f"owed draws of {self.players[self.owed_seat]}: "
+                + ", ".join(f"{source} {count}" for source, count in self.owed.items())
+            )
         known = ", ".join(f"{name} x{k}" if k > 1 else name for name, k in sorted(self.discard_known.items()) if k)
-        lines.append(f"supply {self.supply}, discard pile {self.discard_size}" + (f" (known: {known})" if known else "")
-                     + (f", tiles seen: {' '.join(self.tiles_seen)}" if self.tiles_seen else ""))
+        lines.append(
+            f"supply {self.supply}, discard pile {self.discard_size}"
+            + (f" (known: {known})" if known else "")
+            + (f", tiles seen: {' '.join(self.tiles_seen)}" if self.tiles_seen else "")
+        )
         for player in self.p:
             goods = ", ".join(f"{g} {k}" for g, k in player.goods.items() if k) or "none"
-            lines.append(f"{player.name}: city ({len(player.city)}) [{', '.join(player.city)}]; goods {goods}; "
-                         f"hand {player.hand_size} [{player.hand_text()}]" + (f"; chapel {player.tucked}"
-                                                                               if player.tucked else ""))
+            lines.append(
+                f"{player.name}: city ({len(player.city)}) [{', '.join(player.city)}]; goods {goods}; "
+                f"hand {player.hand_size} [{player.hand_text()}]"
+                + (f"; chapel {player.tucked}" if player.tucked else "")
+            )
         return "\n".join(lines)
-
