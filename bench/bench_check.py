@@ -12,7 +12,7 @@ import argparse
 import random
 import time
 
-from referee.games import find_game
+from referee.registry import find_game
 from referee.replay import check_text
 
 

@@ -53,17 +53,13 @@ class SanJuanAdapter(ScriptedAdapter):
         players = state.players
         if state.stage == OVER:
             moves += [RoundMark(state.round + 1, 0), Actor(_ref(players[0]), Pass())]
-            if state.final_claimed:
-                scores = state.outcome().scores
-                moves.append(FinalClaim(tuple(FinalEntry(_ref(p), scores[p], 0) for p in players), 0))
-            else:
-                scores = state.outcome().scores
-                moves.append(
-                    FinalClaim(
-                        tuple(FinalEntry(_ref(p), scores[p] + (1 if i == 0 else 0), 0) for i, p in enumerate(players)),
-                        0,
-                    )
+            scores = state.outcome().scores
+            moves.append(
+                FinalClaim(
+                    tuple(FinalEntry(_ref(p), scores[p] + (1 if i == 0 else 0), 0) for i, p in enumerate(players)),
+                    0,
                 )
+            )
             return moves
         moves.append(FinalClaim(tuple(FinalEntry(_ref(p), 0, 0) for p in players), 0))
         if state.stage == CHOOSING and state.owed_seat is None and state.archive_due is None:

@@ -150,13 +150,10 @@ class SaintPetersburgAdapter(GameAdapter):
             return moves
         if state.stage == OVER:
             moves += [PhaseHeader("worker", 0), Actor(_ref(state.players[0]), Pass()), RoundMark(state.round + 1, 0)]
-            if not state.final_claimed:
-                claim = final_claim(state)
-                first = claim.entries[0]
-                wrong = FinalEntry(first.player, first.vp + 1, 0)
-                moves.append(FinalClaim((wrong, *claim.entries[1:]), 0))
-            else:
-                moves.append(final_claim(state))
+            claim = final_claim(state)
+            first = claim.entries[0]
+            wrong = FinalEntry(first.player, first.vp + 1, 0)
+            moves.append(FinalClaim((wrong, *claim.entries[1:]), 0))
             return moves
         moves.append(FinalClaim(tuple(FinalEntry(_ref(p), 0, 0) for p in state.players), 0))
         moves.append(deal_tokens(state.players, rng))

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from properties.profiles import PROPS
 from referee.cli import main
-from referee.games import GAMES
+from referee.registry import GAMES
 from referee.proofs import PROVERS, prove, sp_price_points
 from referee.saint_petersburg.state import SPState
 from referee.variant import apply_variant, registered_variants

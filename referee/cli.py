@@ -12,8 +12,8 @@ import click
 
 from referee.errors import CATALOGUE, RefereeError, Verdict
 from referee.game import option_docs
-from referee.games import GAMES, find_game
 from referee.record import read_text, split_games
+from referee.registry import GAMES, find_game
 from referee.replay import GameReport, check_file, record_files, setup
 from referee.variant import find_variant, registered_variants, resolve_options
 

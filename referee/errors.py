@@ -46,6 +46,11 @@ class RecordCode(ErrorKind):
     UNKNOWN_ACTION = ("unknown-action", Verdict.MALFORMED, "The word after 'PLAYER:' is not an action of this game.")
     MISSING_COLON = ("missing-colon", Verdict.MALFORMED, "A statement keyword or player name must be followed by ':'.")
     MISSING_NUMBER = ("missing-number", Verdict.MALFORMED, "A number was expected (a price, a count, a round).")
+    BAD_TAG_VALUE = (
+        "bad-tag-value",
+        Verdict.MALFORMED,
+        "A tag the game reads (a board, a deck) has a value of the wrong form.",
+    )
     BAD_TAG = ("bad-tag", Verdict.MALFORMED, 'A tag line must read [Name "value"].')
     MISSING_TAG = ("missing-tag", Verdict.MALFORMED, "The required tags Game and Players are missing.")
     UNKNOWN_GAME = ("unknown-game", Verdict.MALFORMED, "The Game tag names no supported game.")
@@ -81,9 +86,21 @@ class RecordCode(ErrorKind):
         "referee, not in the record): please report it with the record.",
     )
     RESULT_MISMATCH = ("result-mismatch", Verdict.ILLEGAL, "The Result tag names other winners than the game produced.")
-    AFTER_END = ("after-end", Verdict.ILLEGAL, "Only the final claim may follow the end of the game.")
+    AFTER_END = ("after-end", Verdict.ILLEGAL, "Only 'final:' and 'win:' claims may follow the end of the game.")
     FINAL_MISMATCH = ("final-mismatch", Verdict.ILLEGAL, "The claimed final VP differ from the computed ones.")
-    FINAL_MISPLACED = ("final-misplaced", Verdict.ILLEGAL, "'final:' stands once, after the game has ended.")
+    FINAL_MISPLACED = (
+        "final-misplaced",
+        Verdict.ILLEGAL,
+        "'final:' stands after the game has ended (it may be repeated).",
+    )
+    FINAL_NO_SCORES = (
+        "final-no-scores",
+        Verdict.ILLEGAL,
+        "The game has winners but no scores: 'final:' claims nothing.",
+    )
+    WIN_MISPLACED = ("win-misplaced", Verdict.ILLEGAL, "'win:' stands after the game has ended (it may be repeated).")
+    WIN_MISMATCH = ("win-mismatch", Verdict.ILLEGAL, "The 'win:' claim names other winners than the game produced.")
+    CLAIM_NAMES_TWICE = ("claim-names-player-twice", Verdict.MALFORMED, "A claim line names each player at most once.")
 
 
 RecordCode.register()

@@ -5,22 +5,81 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
 from typing import Any, ClassVar
 
-from referee.errors import ErrorKind, IllegalStatement, RecordCode, illegal, malformed
-from referee.record import LineParser, NameRef
-from referee.statements import FinalClaim
+from referee.errors import ErrorKind, IllegalStatement, RecordCode, RefereeError, illegal, malformed
+from referee.record import LineParser, NameRef, Tag, excerpt
+from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, read_limited
+from referee.statements import FinalClaim, WinClaim
+
+
+class Termination(Enum):
+    """How a game ended (like python-chess's ``Termination``). Each game lists its own members; a member's value is
+    ``(code, description)``, the code being what reports and jsonl output show."""
+
+    def __init__(self, code: str, description: str) -> None:
+        self.code = code
+        self.description = description
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """One tie-break step as data: the criterion and each tied player's value (the highest goes on)."""
+
+    criterion: str
+    values: dict[str, int]
 
 
 @dataclass
 class Outcome:
-    """The end of a game: VP per player (None for games without scores), winners and how ties were broken."""
+    """The end of a game: who won and how; VP per player only for games with scores (None otherwise)."""
 
-    scores: dict[str, int] | None
     winners: list[str]
-    tiebreak: str = ""
+    termination: Termination
+    scores: dict[str, int] | None = None
+    tiebreaks: tuple[TieBreak, ...] = ()
     breakdown: dict[str, dict[str, int]] = field(default_factory=dict)
+    detail: str = ""
+
+    @property
+    def shared(self) -> bool:
+        return len(self.winners) > 1
+
+    @property
+    def tiebreak(self) -> str:
+        """The tie-breaks in words ("tied on 60 VP; rubles left after conversion; shared win"), or ""."""
+        if not self.tiebreaks:
+            return ""
+        best = max(self.scores.values()) if self.scores else None
+        words = [f"tied on {best} VP"] if best is not None else []
+        words += [step.criterion for step in self.tiebreaks]
+        if self.shared:
+            words.append("shared win")
+        return "; ".join(words)
+
+
+def rank_by_score(
+    scores: dict[str, int],
+    termination: Termination,
+    tiebreaks: list[tuple[str, dict[str, int]]] = (),  # type: ignore[assignment]
+    breakdown: dict[str, dict[str, int]] | None = None,
+) -> Outcome:
+    """The winners of a game won on points: the most VP, then each tie-break criterion in turn among those still
+    tied (the highest value goes on); whoever is tied after the last one shares the win."""
+    best = max(scores.values())
+    leaders = [name for name, vp in scores.items() if vp == best]
+    steps: list[TieBreak] = []
+    for criterion, values in tiebreaks:
+        if len(leaders) < 2:
+            break
+        steps.append(TieBreak(criterion, {name: values[name] for name in leaders}))
+        most = max(values[name] for name in leaders)
+        leaders = [name for name in leaders if values[name] == most]
+    return Outcome(leaders, termination, dict(scores), tuple(steps), breakdown or {})
 
 
 class GameState(ABC):
@@ -34,7 +93,7 @@ class GameState(ABC):
     players: list[str]
     seats: dict[str, int]
     handlers: ClassVar[dict[type, str]] = {}
-    final_claimed: bool = False
+    final_claimed: bool = False  # a 'final:' or 'win:' claim has been checked (claims may be repeated)
 
     def apply(self, statement: Any) -> None:
         self.dispatch(statement)
@@ -63,21 +122,66 @@ class GameState(ABC):
         return error
 
     def after_end(self, column: int) -> IllegalStatement:
-        return self.fail(RecordCode.AFTER_END, "the game is over; only the 'final:' claim may follow", column)
+        return self.fail(RecordCode.AFTER_END, "the game is over; only 'final:' and 'win:' claims may follow", column)
+
+    def claimed_seats(self, players: Iterable[NameRef]) -> list[int]:
+        """The seats a claim line names, each player at most once: an unknown name or a name given twice makes the
+        whole line malformed, whatever the values (so names are checked before any value)."""
+        seats: list[int] = []
+        for ref in players:
+            seat = self.seat_of(ref)
+            if seat in seats:
+                raise malformed(
+                    RecordCode.CLAIM_NAMES_TWICE,
+                    f"the claim names {ref.name} twice; a claim line names each player at most once",
+                    ref.column,
+                )
+            seats.append(seat)
+        return seats
 
     def apply_final_claim(self, claim: FinalClaim) -> None:
-        """``final:`` stands once, after the end; every listed player's VP must match."""
-        if not self.is_terminal() or self.final_claimed:
-            raise self.fail(RecordCode.FINAL_MISPLACED, "'final:' stands once, after the game has ended", claim.column)
-        scores = self.outcome().scores or {}
+        """``final:`` follows the end (and may be repeated); every listed player's VP must match."""
+        self.claimed_seats(entry.player for entry in claim.entries)
+        if not self.is_terminal():
+            raise self.fail(RecordCode.FINAL_MISPLACED, "'final:' stands after the game has ended", claim.column)
+        scores = self.outcome().scores
+        if scores is None:
+            raise self.fail(
+                RecordCode.FINAL_NO_SCORES,
+                "this game has winners but no scores; claim the winners with 'win:'",
+                claim.column,
+            )
         for entry in claim.entries:
-            self.seat_of(entry.player)
             if scores[entry.player.name] != entry.vp:
                 raise self.fail(
                     RecordCode.FINAL_MISMATCH,
                     f"{entry.player.name} ends with {scores[entry.player.name]} VP, not {entry.vp}",
                     entry.column,
                 )
+        self.final_claimed = True
+
+    def apply_win_claim(self, claim: WinClaim) -> None:
+        """``win:`` follows the end (and may be repeated) and names exactly the winners."""
+        self.claimed_seats(claim.players)
+        if not self.is_terminal():
+            raise self.fail(
+                RecordCode.WIN_MISPLACED,
+                "'win:' stands after the game has ended (after the winning turn)",
+                claim.column,
+            )
+        winners = self.outcome().winners
+        for ref in claim.players:
+            if ref.name not in winners:
+                raise self.fail(
+                    RecordCode.WIN_MISMATCH,
+                    f"{ref.name} did not win; the game was won by {', '.join(winners)}",
+                    ref.column,
+                )
+        if len(claim.players) != len(winners):
+            missing = [name for name in winners if name not in {ref.name for ref in claim.players}]
+            raise self.fail(
+                RecordCode.WIN_MISMATCH, f"the claim leaves out {', '.join(missing)}, who shares the win", claim.column
+            )
         self.final_claimed = True
 
     @abstractmethod
@@ -104,6 +208,46 @@ class GameState(ABC):
         """The whole position as a comparable value: a rejected statement must leave it unchanged."""
 
 
+@dataclass
+class SetupContext:
+    """What a game may read at setup besides its players and options: the record's tags (a game may give its own
+    tags a meaning, e.g. a board) and the files the record may name, through the read policy (docs/security.md)."""
+
+    tags: dict[str, Tag] = field(default_factory=dict)
+    record_dir: Path | None = None
+    policy: ReadPolicy = DEFAULT_POLICY
+    first_line: int = 1
+
+    def tag(self, name: str) -> Tag | None:
+        return next((tag for key, tag in self.tags.items() if key.lower() == name.lower()), None)
+
+    def error_at_tag(self, name: str, kind: ErrorKind, message: str) -> RefereeError:
+        """A malformed-setup error placed on the tag's value (or the game's first line when the tag is absent)."""
+        tag = self.tag(name)
+        error = malformed(kind, message, tag.column if tag else 1)
+        return error.at(tag.line if tag else self.first_line)
+
+    def read_resource(
+        self, reference: str, registered: Mapping[str, Path], kind: ErrorKind, what: str, tag: str
+    ) -> tuple[str, Path]:
+        """The text of a file the record names (a registered name, or a file inside the record's folder) and its
+        path. Everything else, existing or not, is the same ``kind`` error at ``tag``: a record cannot probe."""
+        path = self.policy.locate(reference, registered, self.record_dir)
+        if path is None:
+            names = ", ".join(sorted(registered)) or "none"
+            raise self.error_at_tag(
+                tag, kind, f"no {what} {excerpt(reference)} (registered: {names}; or a file inside the record's folder)"
+            )
+        try:
+            return read_limited(path, self.policy.max_resource_bytes).decode("utf-8-sig"), path
+        except ReadRefused as refused:
+            raise self.error_at_tag(
+                tag, kind, f"the {what} file {excerpt(reference)} cannot be read: {refused.reason}"
+            ) from None
+        except UnicodeDecodeError:
+            raise self.error_at_tag(tag, kind, f"the {what} file {excerpt(reference)} is not UTF-8 text") from None
+
+
 class Game(ABC):
     """A game of the referee: metadata as data, its rule options, its grammar and its state class."""
 
@@ -116,6 +260,11 @@ class Game(ABC):
     rulesets: ClassVar[dict[str, Any]]
     ruleset_aliases: ClassVar[dict[str, str]] = {}
     default_ruleset: ClassVar[str]
+    # Tags of the game's own that set a rule option, e.g. {"Board": "board"}; the value is read as the option's
+    # type (a tuple from a comma-separated list). Ruleset, then Variant, then these tags.
+    tag_options: ClassVar[dict[str, str]] = {}
+    # Words that open a statement of this game: a player so named is written in quotes when the referee writes it.
+    reserved_words: ClassVar[frozenset[str]] = frozenset()
     _parser: ClassVar[LineParser | None] = None
 
     @classmethod
@@ -146,7 +295,9 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def new_state(cls, players: list[str], options: Any) -> GameState: ...
+    def new_state(cls, players: list[str], options: Any, context: SetupContext | None = None) -> GameState:
+        """The state before the first statement. ``context`` gives the record's tags and safe file access; raise
+        ``context.error_at_tag(...)`` for a setup problem of a tag."""
 
     @classmethod
     @abstractmethod

@@ -25,8 +25,8 @@ import click
 import z3
 
 from referee.game import Game
-from referee.games import GAMES, find_game
 from referee.record import write_record
+from referee.registry import GAMES, find_game
 from referee.variant import find_variant, resolve_options
 
 RULES_MIN_PRICE = 1  # Saint Petersburg rules: "a card never costs less than 1 ruble"

@@ -236,6 +236,26 @@ RESERVED_WORDS = frozenset(
 )
 
 
+def excerpt(text: str, limit: int = 40) -> str:
+    """User text as a message quotes it: in quotes, invisible characters as escapes, at most ``limit`` characters
+    (a 5 MB token is never repeated in a message)."""
+    shown = text[:limit]
+    out = []
+    for char in shown:
+        if char == "'" or char == "\\":
+            out.append("\\" + char)
+        elif char.isprintable():
+            out.append(char)
+        elif ord(char) < 0x100:
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(char, f"\\x{ord(char):02x}"))
+        elif ord(char) < 0x10000:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(f"\\U{ord(char):08x}")
+    more = f"… ({len(text):,} characters)" if len(text) > limit else ""
+    return "'" + "".join(out) + "'" + more
+
+
 def quote_player(name: str) -> str:
     """A player name as the body writes it: bare when the grammar allows, else in double quotes."""
     if PLAIN_PLAYER.fullmatch(name) and name.lower() not in RESERVED_WORDS:
@@ -265,6 +285,9 @@ def shift_columns(obj: object, offset: int) -> object:
 class LineParser:
     """Parse single body lines of one game with its LALR grammar and an embedded transformer, with a cache.
 
+    ``grammar_file`` is the game's own grammar (it lives in the game's package); it imports the shared terminals
+    with ``%import referee (...)`` from the core's ``grammar/referee.lark``.
+
     ``terminal_words`` turns Lark terminal names into words a player understands for "expected ..." messages.
     """
 
@@ -272,7 +295,7 @@ class LineParser:
 
     def __init__(
         self,
-        grammar_file: str,
+        grammar_file: Path,
         transformer_factory: Callable[[], Transformer],
         terminal_words: dict[str, str],
         examples: Iterable[SyntaxExample] = (),
@@ -284,7 +307,8 @@ class LineParser:
                 {rule for rule, _ in pieces.lists.values()} | ({pieces.actor[0]} if pieces.actor else set())
             )
         self._lark = Lark.open(
-            str(grammar_path(grammar_file)),
+            str(grammar_file),
+            import_paths=[str(grammar_path("referee.lark").parent)],
             parser="lalr",
             transformer=transformer_factory(),
             maybe_placeholders=False,

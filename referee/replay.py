@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -9,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import RecordCode, RefereeError, Verdict, illegal, malformed
-from referee.game import Game, GameState, Outcome
-from referee.games import GAMES, find_game
-from referee.record import GameRecord, is_blank_statement, read_text, split_games
+from referee.game import Game, GameState, Outcome, SetupContext
+from referee.record import GameRecord, excerpt, is_blank_statement, read_text, split_games
+from referee.registry import GAMES, find_game
+from referee.resources import DEFAULT_POLICY, ReadPolicy
 from referee.variant import Variant, apply_variant, resolve_options
 
 
@@ -116,7 +118,10 @@ def _tag_error(record: GameRecord, name: str, kind: RecordCode, message: str) ->
 
 
 def setup(
-    record: GameRecord, base_dir: Path | None = None, house_rule: Variant | None = None
+    record: GameRecord,
+    base_dir: Path | None = None,
+    house_rule: Variant | None = None,
+    policy: ReadPolicy = DEFAULT_POLICY,
 ) -> tuple[type[Game], GameState, str]:
     """Read the tag section: the game, the players, the rule options. Raises a located RefereeError."""
     if record.envelope_error is not None:
@@ -171,10 +176,53 @@ def setup(
     except RefereeError as error:
         tag = "Variant" if error.kind in (RecordCode.UNKNOWN_VARIANT, RecordCode.BAD_VARIANT) else "Ruleset"
         raise _tag_error(record, tag, error.kind, error.message) from None
-    return game, game.new_state(players, options), label
+    options = _apply_tag_options(game, options, record)
+    context = SetupContext(record.tags, base_dir, policy, record.first_line)
+    return game, game.new_state(players, options, context), label
 
 
-def judge(record: GameRecord, base_dir: Path | None = None, house_rule: Variant | None = None) -> GameReport:
+def _apply_tag_options(game: type[Game], options: Any, record: GameRecord) -> Any:
+    """The game's own tags that set a rule option (``Game.tag_options``), read as the option's type."""
+    changes: dict[str, Any] = {}
+    for tag_name, option in game.tag_options.items():
+        tag = record.tag_entry(tag_name)
+        if tag is None:
+            continue
+        default = getattr(options, option)
+        try:
+            changes[option] = option_value(default, tag.value)
+        except ValueError as exc:
+            raise _tag_error(record, tag_name, RecordCode.BAD_TAG_VALUE, f"the {tag_name} tag: {exc}") from None
+    return dataclasses.replace(options, **changes) if changes else options
+
+
+def option_value(default: Any, text: str) -> Any:
+    """A rule option's value written as text (a tag, a command-line option): the option's own type."""
+    if isinstance(default, bool):
+        if text.strip().lower() in ("true", "yes", "1"):
+            return True
+        if text.strip().lower() in ("false", "no", "0"):
+            return False
+        raise ValueError(f"expected true or false, not {excerpt(text)}")
+    if isinstance(default, int):
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise ValueError(f"expected a whole number, not {excerpt(text)}") from None
+    if isinstance(default, tuple):
+        items = tuple(item.strip() for item in text.split(","))
+        if any(not item for item in items):
+            raise ValueError(f"expected a comma-separated list, not {excerpt(text)}")
+        return items
+    return text.strip()
+
+
+def judge(
+    record: GameRecord,
+    base_dir: Path | None = None,
+    house_rule: Variant | None = None,
+    policy: ReadPolicy = DEFAULT_POLICY,
+) -> GameReport:
     """Replay one game against the rules and say what it is."""
     tags = {name: tag.value for name, tag in record.tags.items()}
     expectation = Expectation.parse(record.tag("Expect") or "")
@@ -182,7 +230,7 @@ def judge(record: GameRecord, base_dir: Path | None = None, house_rule: Variant 
         record.file, record.index, record.first_line, None, Verdict.VALID, tags=tags, expectation=expectation
     )
     try:
-        game, state, report.ruleset = setup(record, base_dir, house_rule)
+        game, state, report.ruleset = setup(record, base_dir, house_rule, policy)
     except RefereeError as error:
         report.verdict, report.error = error.verdict, error
         return report
@@ -244,10 +292,14 @@ def _check_result_tag(record: GameRecord, outcome: Outcome) -> None:
 
 
 def check_text(
-    text: str, file: str = "<string>", base_dir: Path | None = None, house_rule: Variant | None = None
+    text: str,
+    file: str = "<string>",
+    base_dir: Path | None = None,
+    house_rule: Variant | None = None,
+    policy: ReadPolicy = DEFAULT_POLICY,
 ) -> list[GameReport]:
     """Judge every game of a record text (under an extra house rule, when given)."""
-    return [judge(record, base_dir, house_rule) for record in split_games(text, file)]
+    return [judge(record, base_dir, house_rule, policy) for record in split_games(text, file)]
 
 
 def check_file(path: Path, house_rule: Variant | None = None) -> list[GameReport]:

@@ -33,6 +33,14 @@ class FinalClaim:
     column: int
 
 
+@dataclass(frozen=True, slots=True)
+class WinClaim:
+    """``win: Anna``: the claimed winner(s), checked after the end."""
+
+    players: tuple[NameRef, ...]
+    column: int
+
+
 class CommonStatements(Transformer):
     """Transformer rules for the grammar rules every game spells the same way (player, round, final)."""
 
@@ -44,6 +52,9 @@ class CommonStatements(Transformer):
 
     def final(self, children: list) -> FinalClaim:
         return FinalClaim(tuple(c for c in children if isinstance(c, FinalEntry)), children[0].column)
+
+    def win(self, children: list) -> WinClaim:
+        return WinClaim(tuple(c for c in children if isinstance(c, NameRef)), children[0].column)
 
     def final_entry(self, children: list) -> FinalEntry:
         return FinalEntry(children[0], int(children[1]), children[1].column)

@@ -87,7 +87,7 @@ def apply_variant(game: type[Game], base: Any, variant: Variant, keep_ruleset: b
     """The base options with the variant's overrides, each checked against the option's name and type
     (``keep_ruleset``: the variant's own ``ruleset`` does not replace the base, as when a house rule is laid over
     records of several rulesets)."""
-    from referee.games import find_game
+    from referee.registry import find_game
 
     if find_game(variant.game) is not game:
         raise malformed(RecordCode.BAD_VARIANT, f"variant '{variant.name}' is for {variant.game}, not {game.title}")

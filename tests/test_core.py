@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.errors import CATALOGUE, Verdict
-from referee.games import find_game
+from referee.registry import find_game
 from referee.record import split_games
 from referee.replay import Expectation, check_file, check_text
 from referee.saint_petersburg import SaintPetersburg

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.errors import RefereeError, Verdict
-from referee.games import find_game
+from referee.registry import find_game
 from referee.record import read_text, split_games
 from referee.replay import check_file, check_text, record_files, setup
 from referee.san_juan import SanJuan

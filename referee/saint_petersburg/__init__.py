@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from referee.game import Game
+from referee.game import Game, SetupContext
 from referee.record import LineParser
 from referee.saint_petersburg import notation
 from referee.saint_petersburg.options import RULESET_ALIASES, RULESETS, SPOptions
@@ -29,7 +29,7 @@ class SaintPetersburg(Game):
         return notation.make_parser()
 
     @classmethod
-    def new_state(cls, players: list[str], options: SPOptions) -> SPState:
+    def new_state(cls, players: list[str], options: SPOptions, context: SetupContext | None = None) -> SPState:
         return SPState(players, options)
 
     @classmethod

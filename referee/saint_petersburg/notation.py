@@ -4,13 +4,14 @@ is written back as record text (the generator and the "legal alternatives" use t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from lark import Token
 
 from referee.errors import RecordCode
 from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, quote_player
 from referee.saint_petersburg.cards import NAME_TABLE
-from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text  # noqa: F401 - re-exported: a game's statements in one place
+from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
 
 
 # --- game statements ------------------------------------------------------------------------------------------
@@ -111,7 +112,7 @@ class Actor:
     action: Action
 
 
-Statement = Tokens | RoundMark | PhaseHeader | Deal | ScoreClaim | FinalClaim | Actor
+Statement = Tokens | RoundMark | PhaseHeader | Deal | ScoreClaim | FinalClaim | WinClaim | Actor
 
 
 def _phase(word: str) -> str:
@@ -299,6 +300,7 @@ PIECES = Pieces(
         "deal": ("card", lambda column, items: Deal(tuple(items), column)),
         "score": ("score_entry", lambda column, items: ScoreClaim(tuple(items), column)),
         "final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column)),
+        "win": ("player", lambda column, items: WinClaim(tuple(items), column)),
         "tokens": ("grant", lambda column, items: Tokens(tuple(items), column)),
     },
     actor=("action", lambda player, action: Actor(player, action)),
@@ -306,7 +308,9 @@ PIECES = Pieces(
 
 
 def make_parser() -> LineParser:
-    return LineParser("saint_petersburg.lark", StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES, PIECES)
+    return LineParser(
+        Path(__file__).with_name("saint_petersburg.lark"), StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES, PIECES
+    )
 
 
 # --- writing actions back as text -----------------------------------------------------------------------------

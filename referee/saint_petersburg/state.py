@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from referee.errors import ErrorKind, Verdict
-from referee.game import GameState, Outcome
+from referee.game import GameState, Outcome, Termination, rank_by_score
 from referee.record import NameRef
 from referee.saint_petersburg.cards import DECKS, FIRST_EDITION, PHASES, SECOND_EDITION, Card
 from referee.saint_petersburg.notation import (
@@ -30,6 +30,7 @@ from referee.saint_petersburg.notation import (
     ScoreClaim,
     Take,
     Tokens,
+    WinClaim,
     actor_text,
     quote_player,
 )
@@ -109,6 +110,11 @@ class SPCode(ErrorKind):
 
 SPCode.register()
 
+
+class SPTermination(Termination):
+    DECK_EXHAUSTED = ("deck-exhausted", "a deck ran out; the round was played out and final scoring decided")
+
+
 # Stages of the statement flow.
 SETUP, BETWEEN, DEALING, ACTING, OVER = "setup", "between phases", "dealing", "acting", "over"
 
@@ -143,6 +149,7 @@ class SPState(GameState):
         RoundMark: "_apply_round",
         ScoreClaim: "_apply_score_claim",
         FinalClaim: "apply_final_claim",
+        WinClaim: "apply_win_claim",
         Tokens: "_apply_tokens",
     }
 
@@ -756,15 +763,8 @@ class SPState(GameState):
                 "rubles left": leftover,
             }
             tiebreak[player.name] = leftover if options.tiebreak_leftover else player.rubles
-        best = max(scores.values())
-        leaders = [name for name, vp in scores.items() if vp == best]
-        how = ""
-        if len(leaders) > 1:
-            most = max(tiebreak[name] for name in leaders)
-            leaders = [name for name in leaders if tiebreak[name] == most]
-            how = "rubles left after conversion" if options.tiebreak_leftover else "total rubles"
-            how = f"tied on {best} VP; {how}" + ("; shared win" if len(leaders) > 1 else "")
-        return Outcome(scores, leaders, how, breakdown)
+        criterion = "rubles left after conversion" if options.tiebreak_leftover else "total rubles"
+        return rank_by_score(scores, SPTermination.DECK_EXHAUSTED, [(criterion, tiebreak)], breakdown)
 
     def outcome(self) -> Outcome:
         if self._outcome is None:
@@ -835,7 +835,7 @@ class SPState(GameState):
         if self.stage == SETUP:
             return ["tokens: PLAYER PHASE..., ..."]
         if self.stage == OVER:
-            return ["final: PLAYER VP, ..."] if not self.final_claimed else []
+            return ["final: PLAYER VP, ...", "win: PLAYER"]
         if self.stage == DEALING:
             return [f"deal: {self.due} card(s) from the {DECKS[self.phase_index]} deck"]
         if self.stage == BETWEEN:

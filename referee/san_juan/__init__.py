@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from referee.game import Game
+from referee.game import Game, SetupContext
 from referee.record import LineParser
 from referee.san_juan import notation
 from referee.san_juan.options import RULESET_ALIASES, RULESETS, SJOptions
@@ -29,7 +29,7 @@ class SanJuan(Game):
         return notation.make_parser()
 
     @classmethod
-    def new_state(cls, players: list[str], options: SJOptions) -> SJState:
+    def new_state(cls, players: list[str], options: SJOptions, context: SetupContext | None = None) -> SJState:
         return SJState(players, options)
 
     @classmethod

@@ -7,13 +7,14 @@ A card whose identity the record does not know is written ``?`` and read as ``Na
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from lark import Token
 
 from referee.errors import RecordCode
 from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, quote_player
 from referee.san_juan.cards import NAME_TABLE
-from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, final_text  # noqa: F401 - re-exported: a game's statements in one place
+from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
 
 UNKNOWN = "?"
 ROLES = ("builder", "producer", "trader", "councillor", "prospector")
@@ -120,7 +121,7 @@ class Actor:
     action: Action
 
 
-Statement = GovernorMark | HandDeal | RoundMark | TileMark | FinalClaim | Actor
+Statement = GovernorMark | HandDeal | RoundMark | TileMark | FinalClaim | WinClaim | Actor
 
 
 def _role(word: str) -> str:
@@ -262,13 +263,18 @@ SYNTAX_EXAMPLES = (
 
 
 PIECES = Pieces(
-    lists={"final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column))},
+    lists={
+        "final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column)),
+        "win": ("player", lambda column, items: WinClaim(tuple(items), column)),
+    },
     actor=("action", lambda player, action: Actor(player, action)),
 )
 
 
 def make_parser() -> LineParser:
-    return LineParser("san_juan.lark", StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES, PIECES)
+    return LineParser(
+        Path(__file__).with_name("san_juan.lark"), StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES, PIECES
+    )
 
 
 # --- writing statements back as text --------------------------------------------------------------------------

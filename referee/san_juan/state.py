@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from referee.errors import ErrorKind, IllegalStatement, RefereeError, Verdict
-from referee.game import GameState, Outcome
+from referee.game import GameState, Outcome, Termination, rank_by_score
 from referee.record import NameRef
 from referee.san_juan.cards import BUILDING_OF_GOOD, CARDS, GOODS, MONUMENTS, TILES, TOTAL_CARDS, Card
 from referee.san_juan.notation import (
@@ -45,6 +45,7 @@ from referee.san_juan.notation import (
     Sell,
     TileMark,
     Tuck,
+    WinClaim,
     actor_text,
     is_unknown,
     quote_player,
@@ -233,6 +234,11 @@ class SJCode(ErrorKind):
 
 SJCode.register()
 
+
+class SJTermination(Termination):
+    TWELVE_BUILDINGS = ("city-complete", "a city reached the buildings that end the game; final scoring decided")
+
+
 # Stages of the statement flow.
 SETUP, CHOOSING, TILE, ACTING, OVER = "setup", "choosing a role", "tile due", "acting", "over"
 # Kinds of turn within a phase.
@@ -313,6 +319,7 @@ class SJState(GameState):
         GovernorMark: "_apply_governor",
         RoundMark: "_apply_round",
         FinalClaim: "apply_final_claim",
+        WinClaim: "apply_win_claim",
     }
 
     def __init__(self, players: list[str], options: SJOptions) -> None:
@@ -1430,15 +1437,8 @@ class SJState(GameState):
         scores = {name: parts["total"] for name, parts in breakdown.items()}
         for player in self.p:  # the tie-break data, shown after the total
             breakdown[player.name].update({"hand cards": player.hand_size, "goods": player.goods_total})
-        best = max(scores.values())
-        leaders = [name for name, vp in scores.items() if vp == best]
-        how = ""
-        if len(leaders) > 1:
-            tiebreak = {p.name: p.hand_size + p.goods_total for p in self.p}
-            most = max(tiebreak[name] for name in leaders)
-            leaders = [name for name in leaders if tiebreak[name] == most]
-            how = f"tied on {best} VP; most hand cards + goods" + ("; shared win" if len(leaders) > 1 else "")
-        return Outcome(scores, leaders, how, breakdown)
+        tiebreak = {p.name: p.hand_size + p.goods_total for p in self.p}
+        return rank_by_score(scores, SJTermination.TWELVE_BUILDINGS, [("most hand cards + goods", tiebreak)], breakdown)
 
     # ------------------------------------------------------------------------------------------ accounting
     def card_count(self) -> int:
@@ -1469,7 +1469,7 @@ class SJState(GameState):
                 return texts
             # setup is complete: the first role choice is due (the stage moves on when it is made)
         if self.stage == OVER:
-            return texts + ([] if self.final_claimed else ["final: PLAYER VP, ..."])
+            return [*texts, "final: PLAYER VP, ...", "win: PLAYER"]
         if self.archive_due is not None:
             seat, count = self.archive_due
             return [actor_text(self.players[seat], Discard(self._blanks(count)))]

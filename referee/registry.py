@@ -1,0 +1,79 @@
+"""The registry of games, found through the ``referee.games`` entry-point group (the way pytest finds plugins).
+
+A game package declares itself in its distribution's metadata::
+
+    [project.entry-points."referee.games"]
+    saint-petersburg = "referee.saint_petersburg:SaintPetersburg"
+
+The core names no game: the built-in games are registered exactly as a third-party package would register one.
+Games are looked up by any of their names (id, title, aliases), like python-chess variants.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Mapping
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from referee.game import Game
+
+GROUP = "referee.games"
+
+
+def _key(name: str) -> str:
+    return " ".join(name.lower().replace(".", "").replace(":", "").replace("-", " ").split())
+
+
+class GameRegistry(Mapping[str, "type[Game]"]):
+    """Games by id, loaded on first use from the entry points (``reload`` looks again, e.g. after a test adds one)."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, type[Game]] | None = None
+        self._by_name: dict[str, type[Game]] = {}
+
+    def _load(self) -> dict[str, type[Game]]:
+        if self._games is None:
+            games: dict[str, type[Game]] = {}
+            for entry in sorted(entry_points(group=GROUP), key=lambda e: e.name):
+                try:
+                    game = entry.load()
+                except Exception as exc:  # a broken third-party game must not take the referee down
+                    warnings.warn(
+                        f"referee: game plug-in {entry.name!r} ({entry.value}) failed to load: {exc}",
+                        RuntimeWarning,
+                        stacklevel=2,
+                    )
+                    continue
+                if game.id in games:
+                    continue  # the same game installed twice (e.g. an editable install beside a wheel)
+                games[game.id] = game
+            self._games = games
+            self._by_name = {_key(name): game for game in games.values() for name in game.names()}
+        return self._games
+
+    def reload(self) -> None:
+        self._games = None
+
+    def find(self, name: str) -> type[Game] | None:
+        """The game a ``Game`` tag (or a CLI argument) names: title, id or alias, case-insensitive."""
+        self._load()
+        return self._by_name.get(_key(name))
+
+    def __getitem__(self, game_id: str) -> type[Game]:
+        return self._load()[game_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+
+GAMES = GameRegistry()
+
+
+def find_game(name: str) -> type[Game] | None:
+    """The game a ``Game`` tag (or a CLI argument) names: title or id, case-insensitive."""
+    return GAMES.find(name)

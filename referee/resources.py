@@ -1,0 +1,121 @@
+"""Reading user files safely: record files named on the command line, and the files a record itself names
+(house-rule variants, boards, deck lists).
+
+Records come from anyone, so a record may make the referee read only
+
+- a resource *registered* by name (shipped in a game's package), or
+- a file inside the record's own folder (after resolving ``..`` and symbolic links),
+
+unless the user widens that with ``--allow-dir`` or ``--allow-any-path``. Anything else gets one answer whatever the
+file system holds, so a record cannot probe for files. Only regular files are read (never a FIFO, a device or a
+folder), and never more than ``max_bytes``: a special file cannot hang the referee and a huge one cannot exhaust its
+memory. See docs/security.md.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024  # a record file; about 300,000 games of Saint Petersburg
+DEFAULT_MAX_RESOURCE_BYTES = 1024 * 1024  # a variant, board or deck list named by a record
+
+
+class ReadRefused(Exception):
+    """A file that is not read: not a regular file, too large, unreadable. ``reason`` is for people."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def read_limited(path: Path, max_bytes: int) -> bytes:
+    """The bytes of a regular file of at most ``max_bytes`` bytes; anything else raises ``ReadRefused``.
+
+    The file is opened without blocking and checked *after* opening (``fstat`` of the open file), so neither a FIFO
+    nor a file swapped for one between a check and the open can hang the reader.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise ReadRefused(exc.strerror or str(exc)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a pipe, device or socket)"
+            raise ReadRefused(kind)
+        if info.st_size > max_bytes:
+            raise ReadRefused(f"larger than the limit of {max_bytes:,} bytes ({info.st_size:,} bytes)")
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > max_bytes:  # grew while being read
+                raise ReadRefused(f"larger than the limit of {max_bytes:,} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ReadRefused(exc.strerror or str(exc)) from None
+    finally:
+        os.close(fd)
+
+
+@dataclass(frozen=True)
+class ReadPolicy:
+    """What the referee may read on behalf of a record (set from the command line; the defaults are safe)."""
+
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
+    allowed_dirs: tuple[Path, ...] = field(default_factory=tuple)
+    allow_any_path: bool = False
+
+    def locate(self, reference: str, registered: Mapping[str, Path], record_dir: Path | None) -> Path | None:
+        """The file a record's reference names, or None for anything it may not name (or that does not exist).
+
+        A registered name wins (case-insensitive); otherwise the reference is a path relative to the record's
+        folder that must stay inside it (or inside an allowed folder), and must be a regular file.
+        """
+        found = registered.get(reference.strip().lower())
+        if found is not None:
+            return found
+        if not reference.strip() or "\x00" in reference:
+            return None
+        candidate = Path(reference)
+        roots = [record_dir] if record_dir is not None else []
+        roots += list(self.allowed_dirs)
+        if candidate.is_absolute():
+            paths = [candidate]
+        else:
+            paths = [root / candidate for root in roots]
+            if self.allow_any_path and not paths:
+                paths = [Path.cwd() / candidate]
+        for path in paths:
+            try:
+                real = path.resolve(strict=True)
+            except (OSError, RuntimeError):  # missing, a loop of links, no permission
+                continue
+            if not self.allow_any_path and not any(_inside(real, root) for root in roots):
+                continue
+            try:
+                if not stat.S_ISREG(real.stat().st_mode):
+                    continue
+            except OSError:
+                continue
+            return real
+        return None
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        return path.is_relative_to(root.resolve())
+    except OSError:
+        return False
+
+
+DEFAULT_POLICY = ReadPolicy()
