@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from properties.profiles import PROPS
 from referee.cli import main
-from referee.registry import GAMES
 from referee.proofs import PROVERS, prove, sp_price_points
+from referee.registry import GAMES
 from referee.saint_petersburg.state import SPState
 from referee.variant import apply_variant, registered_variants
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from referee.errors import CATALOGUE, Verdict
-from referee.registry import find_game
 from referee.record import split_games
+from referee.registry import find_game
 from referee.replay import Expectation, check_file, check_text
 from referee.saint_petersburg import SaintPetersburg
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from referee.errors import RefereeError, Verdict
-from referee.registry import find_game
 from referee.record import read_text, split_games
+from referee.registry import find_game
 from referee.replay import check_file, check_text, record_files, setup
 from referee.san_juan import SanJuan
 from referee.san_juan.cards import CARDS, TOTAL_CARDS
