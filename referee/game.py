@@ -82,6 +82,15 @@ def rank_by_score(
     return Outcome(leaders, termination, dict(scores), tuple(steps), breakdown or {})
 
 
+def statement_column(statement: Any) -> int:
+    """Where a statement starts: its own column, or its player's for an actor line."""
+    column = getattr(statement, "column", None)
+    if column is None:
+        player = getattr(statement, "player", None)
+        column = getattr(player, "column", None)
+    return column if isinstance(column, int) and column > 0 else 1
+
+
 class GameState(ABC):
     """The state of one game being replayed. ``apply`` judges one parsed statement and changes the state, or raises
     ``IllegalStatement`` (leaving the state as it was).
@@ -96,7 +105,16 @@ class GameState(ABC):
     final_claimed: bool = False  # a 'final:' or 'win:' claim has been checked (claims may be repeated)
 
     def apply(self, statement: Any) -> None:
+        """Judge one statement: after the end only claims may follow (the one after-end rule of every game)."""
+        if self.is_terminal() and not isinstance(statement, (FinalClaim, WinClaim)) and not self.open_after_end(
+            statement
+        ):
+            raise self.after_end(statement_column(statement))
         self.dispatch(statement)
+
+    def open_after_end(self, statement: Any) -> bool:
+        """Whether a statement other than a claim may still follow the end (San Juan's optional owed draws)."""
+        return False
 
     def dispatch(self, statement: Any) -> None:
         handler = self.handlers.get(type(statement))
