@@ -106,8 +106,10 @@ class GameState(ABC):
 
     def apply(self, statement: Any) -> None:
         """Judge one statement: after the end only claims may follow (the one after-end rule of every game)."""
-        if self.is_terminal() and not isinstance(statement, (FinalClaim, WinClaim)) and not self.open_after_end(
-            statement
+        if (
+            self.is_terminal()
+            and not isinstance(statement, (FinalClaim, WinClaim))
+            and not self.open_after_end(statement)
         ):
             raise self.after_end(statement_column(statement))
         self.dispatch(statement)
@@ -212,6 +214,11 @@ class GameState(ABC):
         """Over, and nothing that could still change the outcome may follow (e.g. San Juan's optional owed draws
         after the last builder phase). The Result tag is checked from here on."""
         return self.is_terminal()
+
+    def settled_before(self, statement: Any) -> bool:
+        """Whether the outcome is settled when ``statement`` comes next: over, and the statement is not one of the
+        few that may still change it (so a claim or a stray line after the end closes the game)."""
+        return self.settled() or (self.is_terminal() and not self.open_after_end(statement))
 
     @abstractmethod
     def summary(self) -> str:

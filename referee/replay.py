@@ -240,23 +240,31 @@ def judge(
     result_checked = False
     try:
         for number, text in record.body:
+            # The Result tag (read first) is judged the moment the outcome is settled: in reading order it comes
+            # before any problem of a later statement (a wrong claim, a stray line after the end).
             try:
                 statement = parser.parse(text)
-                if is_blank_statement(statement):
-                    continue
+            except RefereeError as error:
+                if not result_checked and state.is_terminal():
+                    _check_result_tag(record, state.outcome())
+                error.line = number
+                raise
+            except Exception as exc:
+                raise _internal(exc, number) from exc
+            if is_blank_statement(statement):
+                continue
+            if not result_checked and state.settled_before(statement):
+                result_checked = True
+                _check_result_tag(record, state.outcome())
+            try:
                 state.apply(statement)
                 count += 1
             except RefereeError as error:
                 error.line = number
                 raise
             except Exception as exc:
-                raise malformed(
-                    RecordCode.INTERNAL,
-                    f"the referee failed here ({type(exc).__name__}: {exc}); the games after this one are still judged",
-                ).at(number) from exc
+                raise _internal(exc, number) from exc
             if not result_checked and state.settled():
-                # The Result tag (read first) becomes checkable the moment the outcome is settled: in reading
-                # order it comes before any later statement.
                 result_checked = True
                 _check_result_tag(record, state.outcome())
         if state.is_terminal():
@@ -271,6 +279,15 @@ def judge(
     report.statements = count
     report.verdict = Verdict.VALID if state.is_terminal() else Verdict.UNFINISHED
     return report
+
+
+def _internal(exc: Exception, line: int) -> RefereeError:
+    """A referee bug on one statement: reported for that game only, never a traceback that stops a bulk check."""
+    return malformed(
+        RecordCode.INTERNAL,
+        f"the referee failed here ({type(exc).__name__}: {excerpt(str(exc), 200)}); the games after this one are "
+        "still judged",
+    ).at(line)
 
 
 def _claimed_winners(value: str) -> list[str]:

@@ -167,7 +167,14 @@ def test_setup_needs_governor_and_every_hand() -> None:
     rejects("governor: Anna\nhand Anna: ?, ?, ?, ?\nAnna: builder #!\n", "sj-setup-incomplete")
     rejects("hand Anna: ?, ?, ?, ?\nhand Boris: ?, ?, ?, ?\nAnna: builder #!\n", "sj-setup-incomplete")
     rejects("governor: Anna\nhand Anna: ?, ?, ?, ?, ? #!\n", "sj-hand-size")
-    rejects(OPEN[2] + "governor: Boris #!\n", "sj-misplaced-setup")
+
+
+def test_a_repeated_setup_governor_line_is_a_checkpoint() -> None:
+    """Spec section 3: a repeated setup line is a checkpoint naming the current governor (round 1 included)."""
+    assert judge("governor: Anna\ngovernor: Anna\n" + OPEN[2][len("governor: Anna\n") :]).error is None
+    assert judge(OPEN[2] + "governor: Anna\nround 1\ngovernor: Anna\nAnna: builder\n").error is None
+    rejects(OPEN[2] + "governor: Boris #!\n", "sj-governor-mismatch")
+    rejects("governor: Anna\ngovernor: Boris #!\n", "sj-governor-mismatch")
 
 
 def test_every_player_starts_with_an_indigo_plant() -> None:

@@ -675,6 +675,7 @@ class SPState(GameState):
         self.score_claim_open = self.pub_open = False
 
     def _apply_score_claim(self, st: ScoreClaim) -> None:
+        seats = self.claimed_seats(entry.player for entry in st.entries)  # a malformed line, wherever it stands
         if self.stage == OVER:
             raise self.after_end(st.column)
         if not (self.stage == BETWEEN and self.score_claim_open):
@@ -683,8 +684,7 @@ class SPState(GameState):
                 "'score:' stands once, right after a worker, building or aristocrat phase ends and before any pub line",
                 st.column,
             )
-        for entry in st.entries:
-            seat = self.seat_of(entry.player)
+        for seat, entry in zip(seats, st.entries, strict=True):
             real = self.last_scoring[seat]
             if (entry.rubles, entry.vp) != (real.rubles, real.vp):
                 raise self.fail(

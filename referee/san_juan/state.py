@@ -371,6 +371,10 @@ class SJState(GameState):
         """Over, with no optional owed draw (Carpenter, Poor House) of the last builder phase still to come."""
         return self.is_terminal() and not self.owed
 
+    def open_after_end(self, statement: object) -> bool:
+        """The owed draws of the last builder phase may still follow the end (they can change the tie-break)."""
+        return self._is_owed_draw(statement)
+
     def roles_per_round(self) -> int:
         return self.options.two_player_roles if self.n == 2 else self.n
 
@@ -491,13 +495,12 @@ class SJState(GameState):
         seat = self.seat_of(st.player)
         if self.stage == OVER:
             raise self.after_end(st.column)
-        if self.stage == SETUP:
-            if self.governor is not None:
-                raise self.fail(SJCode.MISPLACED_SETUP, "the first governor is already named", st.column)
+        if self.stage == SETUP and self.governor is None:
             self.governor = seat
             self.chooser = seat
             return
-        if not self.round_start():
+        # later (a repeated setup line included): a checkpoint naming the current governor at the start of a round
+        if self.stage != SETUP and not self.round_start():
             raise self.fail(
                 SJCode.MISPLACED_GOVERNOR,
                 "a 'governor:' checkpoint stands only at the start of a round, before its first role choice",
