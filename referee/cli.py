@@ -15,6 +15,7 @@ from referee.game import option_docs
 from referee.record import read_text, split_games
 from referee.registry import GAMES, find_game
 from referee.replay import GameReport, check_file, record_files, setup
+from referee.resources import USER_POLICY
 from referee.variant import find_variant, registered_variants, resolve_options
 
 DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena"]
@@ -172,7 +173,7 @@ def regress(
     rule = None
     if house_rule is not None:
         try:
-            rule = find_variant(house_rule, Path.cwd())
+            rule = find_variant(house_rule, Path.cwd(), USER_POLICY)
         except RefereeError as error:
             raise click.BadParameter(error.message, param_hint="--house-rule") from None
     stored: dict[tuple[str, int], dict] = {}
@@ -310,7 +311,7 @@ def play(
             f"{game.title} takes {game.min_players}-{game.max_players} players", param_hint="--players"
         )
     try:
-        options, label = resolve_options(game, ruleset, variant, Path.cwd())
+        options, label = resolve_options(game, ruleset, variant, Path.cwd(), USER_POLICY)
     except RefereeError as error:
         raise click.BadParameter(error.message) from None
     names = DEFAULT_NAMES[:players]

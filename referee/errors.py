@@ -21,6 +21,13 @@ class Verdict(StrEnum):
 
 
 CATALOGUE: dict[str, ErrorKind] = {}
+# Former codes that were renamed, still accepted where a user writes a code (the Expect tag): old -> current.
+ALIASES: dict[str, str] = {}
+
+
+def canonical_code(code: str) -> str:
+    """The current code for a code as a user wrote it (a documented former name is accepted)."""
+    return ALIASES.get(code, code)
 
 
 class ErrorKind(Enum):
@@ -51,6 +58,7 @@ class RecordCode(ErrorKind):
         Verdict.MALFORMED,
         "A tag the game reads (a board, a deck) has a value of the wrong form.",
     )
+    DUPLICATE_TAG = ("duplicate-tag", Verdict.MALFORMED, "A tag is given at most once per game.")
     BAD_TAG = ("bad-tag", Verdict.MALFORMED, 'A tag line must read [Name "value"].')
     MISSING_TAG = ("missing-tag", Verdict.MALFORMED, "The required tags Game and Players are missing.")
     UNKNOWN_GAME = ("unknown-game", Verdict.MALFORMED, "The Game tag names no supported game.")

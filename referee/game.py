@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -102,6 +103,23 @@ class GameState(ABC):
     players: list[str]
     seats: dict[str, int]
     handlers: ClassVar[dict[type, str]] = {}
+    check_claims: bool = True  # False: a broken claim is noted in ``claims_broken`` and the game goes on
+
+    @property
+    def claims_broken(self) -> list[RefereeError]:
+        found: list[RefereeError] | None = self.__dict__.get("_claims_broken")
+        if found is None:
+            found = self.__dict__["_claims_broken"] = []
+        return found
+
+    def claim_failed(self, kind: ErrorKind, message: str, column: int) -> None:
+        """A claim (a price, a score, a checkpoint, a winner) that does not hold: the statement is illegal — or,
+        when claims are only noted (a house rule laid over stored games), the claim is noted and play goes on."""
+        error = self.fail(kind, message, column)
+        if self.check_claims:
+            raise error
+        self.claims_broken.append(error)
+
     final_claimed: bool = False  # a 'final:' or 'win:' claim has been checked (claims may be repeated)
 
     def apply(self, statement: Any) -> None:
@@ -173,11 +191,12 @@ class GameState(ABC):
             )
         for entry in claim.entries:
             if scores[entry.player.name] != entry.vp:
-                raise self.fail(
+                self.claim_failed(
                     RecordCode.FINAL_MISMATCH,
                     f"{entry.player.name} ends with {scores[entry.player.name]} VP, not {entry.vp}",
                     entry.column,
                 )
+                break
         self.final_claimed = True
 
     def apply_win_claim(self, claim: WinClaim) -> None:
@@ -190,18 +209,14 @@ class GameState(ABC):
                 claim.column,
             )
         winners = self.outcome().winners
-        for ref in claim.players:
-            if ref.name not in winners:
-                raise self.fail(
-                    RecordCode.WIN_MISMATCH,
-                    f"{ref.name} did not win; the game was won by {', '.join(winners)}",
-                    ref.column,
-                )
-        if len(claim.players) != len(winners):
-            missing = [name for name in winners if name not in {ref.name for ref in claim.players}]
-            raise self.fail(
-                RecordCode.WIN_MISMATCH, f"the claim leaves out {', '.join(missing)}, who shares the win", claim.column
-            )
+        wrong = next((ref for ref in claim.players if ref.name not in winners), None)
+        missing = [name for name in winners if name not in {ref.name for ref in claim.players}]
+        if wrong is not None:
+            message = f"{wrong.name} did not win; the game was won by {', '.join(winners)}"
+            self.claim_failed(RecordCode.WIN_MISMATCH, message, wrong.column)
+        elif missing:
+            message = f"the claim leaves out {', '.join(missing)}, who shares the win"
+            self.claim_failed(RecordCode.WIN_MISMATCH, message, claim.column)
         self.final_claimed = True
 
     @abstractmethod
@@ -293,6 +308,18 @@ class Game(ABC):
     _parser: ClassVar[LineParser | None] = None
 
     @classmethod
+    def variants_dir(cls) -> Path | None:
+        """The folder of the game's registered house-rule variants (``variants/`` beside its package)."""
+        module = sys.modules.get(cls.__module__)
+        file = getattr(module, "__file__", None)
+        return Path(file).parent / "variants" if file else None
+
+    @classmethod
+    def check_options(cls, options: Any) -> str | None:
+        """A problem of a whole set of options (values that do not fit together or name unknown cards), or None."""
+        return None
+
+    @classmethod
     def names(cls) -> tuple[str, ...]:
         return (cls.id, cls.title, *cls.aliases)
 
@@ -330,9 +357,62 @@ class Game(ABC):
         """A complete random legal game as record text (tag section included)."""
 
 
-def rule_option(default: Any, doc: str) -> Any:
-    """A rule option: a dataclass field with its documentation (shown by ``referee options`` and the docs)."""
-    return dataclasses.field(default=default, metadata={"doc": doc})
+def rule_option(
+    default: Any,
+    doc: str,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    choices: tuple[Any, ...] | None = None,
+    min_items: int = 0,
+) -> Any:
+    """A rule option: a dataclass field with its documentation (shown by ``referee options`` and the docs) and the
+    values it takes. Whole numbers are at least 0 unless ``minimum`` says otherwise (a divisor says 1); a list's
+    items are checked like the option itself."""
+    metadata = {
+        "doc": doc,
+        "minimum": 0 if minimum is None and isinstance(default, int | tuple) else minimum,
+        "maximum": maximum,
+        "choices": choices,
+        "min_items": min_items,
+    }
+    return dataclasses.field(default=default, metadata=metadata)
+
+
+def _range_problem(value: int, meta: Mapping[str, Any]) -> str | None:
+    low, high = meta.get("minimum"), meta.get("maximum")
+    if low is not None and value < low:
+        return f"is at least {low}, not {value}"
+    if high is not None and value > high:
+        return f"is at most {high}, not {value}"
+    return None
+
+
+def check_option(option: dataclasses.Field, default: Any, value: Any) -> tuple[str | None, Any]:
+    """(problem, value): whether ``value`` is a valid value of a rule option — its type (a bool is not a number), the
+    type of each list item, its range or choices. The value comes back in the option's own type (a list as a tuple)."""
+    meta = option.metadata
+    kind = type(default)
+    if isinstance(default, tuple):
+        if not isinstance(value, list | tuple):
+            return f"takes a list, not {excerpt(repr(value))}", value
+        if len(value) < meta.get("min_items", 0):
+            return f"takes at least {meta['min_items']} item(s)", value
+        item_type = type(default[0]) if default else str
+        for item in value:
+            if type(item) is not item_type:
+                return f"takes a list of {item_type.__name__}, not an item {excerpt(repr(item))}", value
+            if item_type is int and (problem := _range_problem(item, meta)):
+                return f"has an item that {problem}", value
+        return None, tuple(value)
+    if type(value) is not kind:
+        return f"takes {kind.__name__}, not {excerpt(repr(value))}", value
+    choices = meta.get("choices")
+    if choices is not None and value not in choices:
+        return f"is one of {', '.join(map(str, choices))}, not {excerpt(repr(value))}", value
+    if kind is int and (problem := _range_problem(value, meta)):
+        return problem, value
+    return None, value
 
 
 def option_docs(options_type: type) -> list[tuple[str, Any, str]]:

@@ -27,6 +27,7 @@ import z3
 from referee.game import Game
 from referee.record import write_record
 from referee.registry import GAMES, find_game
+from referee.resources import USER_POLICY
 from referee.variant import find_variant, resolve_options
 
 RULES_MIN_PRICE = 1  # Saint Petersburg rules: "a card never costs less than 1 ruble"
@@ -647,11 +648,11 @@ def targets(
 ) -> list[tuple[type[Game], Any, str, dict[str, str]]]:
     """(game, options, label, record tags) to prove: one variant, one ruleset, or every ruleset of every game."""
     if variant is not None:
-        found = find_variant(variant, Path.cwd())
+        found = find_variant(variant, Path.cwd(), USER_POLICY)
         game = find_game(game_name or found.game)
         if game is None:
             raise click.BadParameter(f"unknown game '{game_name or found.game}'")
-        options, label = resolve_options(game, ruleset, variant, Path.cwd())
+        options, label = resolve_options(game, ruleset, variant, Path.cwd(), USER_POLICY)
         tags = {"Ruleset": ruleset or found.ruleset or game.default_ruleset, "Variant": variant}
         return [(game, options, label, tags)]
     games = [find_game(game_name)] if game_name else list(GAMES.values())

@@ -12,7 +12,7 @@ import dataclasses
 import difflib
 import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,6 +20,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from referee.errors import MalformedStatement, RecordCode, RefereeError, malformed
+from referee.resources import DEFAULT_POLICY, ReadPolicy, read_limited
 
 GRAMMAR_DIRS = (Path(__file__).parent / "grammar", Path(__file__).parent.parent / "grammar")
 
@@ -63,6 +64,9 @@ class GameRecord:
             if key.lower() == name.lower():
                 return tag
         return None
+
+    def tag_values(self) -> dict[str, str]:
+        return {name: tag.value for name, tag in self.tags.items()}
 
 
 _TAG_PARSER: Lark | None = None
@@ -133,30 +137,55 @@ def _is_blank(text: str) -> bool:
     return not stripped or stripped[0] == "#"
 
 
-def read_text(path: Path) -> str:
-    """Read a record file as UTF-8 (BOM ignored); never writes to it."""
-    data = path.read_bytes()
-    return data.decode("utf-8-sig")
+def iter_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(number, text) of every line. Lines end at LF only (a CR before it is dropped): U+2028, form feeds or NEL
+    inside a line do not start a new one, so line numbers are the ones editors and grep show."""
+    start, number, size = 0, 1, len(text)
+    while start <= size:
+        end = text.find("\n", start)
+        if end < 0:
+            end = size
+        line = text[start:end]
+        if line.endswith("\r"):
+            line = line[:-1]
+        if end < size or line:
+            yield number, line
+        number += 1
+        start = end + 1
 
 
-def split_games(text: str, file: str = "<string>") -> list[GameRecord]:
-    """Split a file's text into games: a tag section starts a game, its body runs to the next tag section."""
+def read_text(path: Path, policy: ReadPolicy = DEFAULT_POLICY) -> str:
+    """Read a record file as UTF-8 (a BOM is ignored): a regular file of at most ``policy.max_bytes`` bytes, never
+    a pipe or a device (``ReadRefused``); never writes to it."""
+    return read_limited(path, policy.max_bytes).decode("utf-8-sig")
+
+
+def iter_games(text: str, file: str = "<string>") -> Iterator[GameRecord]:
+    """The games of a file's text, one at a time: a tag section starts a game, its body runs to the next tag
+    section. Only one game's lines are held at a time, so a huge file is read in constant memory per game."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    games: list[GameRecord] = []
     current: GameRecord | None = None
     in_tags = False
-    orphan: GameRecord | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    index = 0
+    for number, raw in iter_lines(text):
         if _is_blank(raw):
             continue
         if raw.lstrip().startswith("["):
             if current is None or not in_tags:
-                current = GameRecord(file, len(games) + 1, number)
-                games.append(current)
+                if current is not None:
+                    yield current
+                index += 1
+                current = GameRecord(file, index, number)
                 in_tags = True
             try:
                 tag = parse_tag(raw, number)
+                if current.tag_entry(tag.name) is not None:
+                    raise malformed(
+                        RecordCode.DUPLICATE_TAG,
+                        f"the {tag.name} tag is given twice (first on line {current.tag_entry(tag.name).line})",
+                        2,
+                    ).at(number)
                 current.tags[tag.name] = tag
             except RefereeError as error:
                 if current.envelope_error is None:
@@ -164,22 +193,22 @@ def split_games(text: str, file: str = "<string>") -> list[GameRecord]:
             continue
         in_tags = False
         if current is None:
-            if orphan is None:
-                orphan = GameRecord(file, 0, number)
-                orphan.envelope_error = malformed(
-                    RecordCode.BODY_BEFORE_TAGS,
-                    "a statement appears before the first tag section; every game starts with "
-                    '[Game "..."] and [Players "..."]',
-                    len(raw) - len(raw.lstrip()) + 1,
-                ).at(number)
-            orphan.body.append((number, raw))
-            continue
+            index += 1
+            current = GameRecord(file, index, number)
+            current.envelope_error = malformed(
+                RecordCode.BODY_BEFORE_TAGS,
+                "a statement appears before the first tag section; every game starts with "
+                '[Game "..."] and [Players "..."]',
+                len(raw) - len(raw.lstrip()) + 1,
+            ).at(number)
         current.body.append((number, raw))
-    if orphan is not None:
-        games.insert(0, orphan)
-        for position, game in enumerate(games, start=1):
-            game.index = position
-    return games
+    if current is not None:
+        yield current
+
+
+def split_games(text: str, file: str = "<string>") -> list[GameRecord]:
+    """Every game of a file's text (see ``iter_games``)."""
+    return list(iter_games(text, file))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -479,11 +508,28 @@ class LineParser:
             return words[0]
         return ", ".join(words[:-1]) + " or " + words[-1]
 
+    def resolve(self, statement: object, seats: dict[str, int]) -> object:
+        """The reading of a line that reads two ways — a statement keyword that is also a player's name (``Score:
+        pass``) — chosen with the game's players: a player of that exact name acts; otherwise it is the statement."""
+        if isinstance(statement, TwoReadings):
+            return statement.actor if statement.player in seats else statement.keyword
+        return statement
+
     def clear(self) -> None:
         self._cache.clear()
 
 
 _FAILED = object()
+
+
+@dataclass(frozen=True)
+class TwoReadings:
+    """A line that reads as a statement (``score: pass`` is a claim about a player 'pass'? no: ``Score: Anna +1R``)
+    and as an actor line of a player named like the keyword; ``LineParser.resolve`` picks one per game."""
+
+    player: str
+    keyword: object
+    actor: object
 
 
 class _Blank:

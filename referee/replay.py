@@ -1,41 +1,59 @@
-"""The one replay loop: judge every game of a record, statement by statement, in file order."""
+"""The one replay loop: judge every game of a record, statement by statement, in file order.
+
+Every consumer drives the same loop — ``check``, ``score``, ``explain``, ``regress``, ``trace``, the report page,
+``prove`` and the pytest plugin — through a ``ReplayVisitor`` (as python-chess's PGN reader feeds any visitor): the
+loop parses, judges and reports; a visitor only watches (and may stop the replay early, as ``explain`` does).
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.errors import RecordCode, RefereeError, Verdict, illegal, malformed
+from referee.errors import CATALOGUE, RecordCode, RefereeError, Verdict, canonical_code, illegal, malformed
 from referee.game import Game, GameState, Outcome, SetupContext
-from referee.record import GameRecord, excerpt, is_blank_statement, read_text, split_games
+from referee.record import GameRecord, excerpt, is_blank_statement, iter_games, read_text
 from referee.registry import GAMES, find_game
-from referee.resources import DEFAULT_POLICY, ReadPolicy
+from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused
 from referee.variant import Variant, apply_variant, resolve_options
 
 
 @dataclass(frozen=True)
 class Expectation:
-    """What a record says it should be judged as: ``[Expect "illegal not-your-turn 14"]``."""
+    """What a record says it should be judged as: ``[Expect "illegal sp-not-your-turn 14"]``."""
 
     verdict: Verdict
     code: str | None = None
     line: int | None = None
 
     @classmethod
-    def parse(cls, text: str) -> Expectation | None:
+    def parse(cls, text: str) -> Expectation:
+        """Read an Expect tag; ``ValueError`` (with the reason) when it is not VERDICT [CODE] [LINE]."""
         words = text.split()
-        if not words:
-            return None
+        if not words or len(words) > 3:
+            raise ValueError('an Expect tag reads VERDICT [CODE] [LINE], e.g. "illegal sp-not-your-turn 14"')
         try:
             verdict = Verdict(words[0].lower())
         except ValueError:
-            return None
-        code = next((w for w in words[1:] if not w.isdigit()), None)
-        line = next((int(w) for w in words[1:] if w.isdigit()), None)
+            raise ValueError(f"{excerpt(words[0])} is no verdict ({', '.join(v.value for v in Verdict)})") from None
+        code = line = None
+        for word in words[1:]:
+            if word.isdigit() and line is None:
+                line = int(word)
+            elif code is None and not word.isdigit():
+                code = word
+            else:
+                raise ValueError(f"{excerpt(word)}: an Expect tag reads VERDICT [CODE] [LINE]")
+        if code is not None:
+            list(GAMES.values())  # the games' codes register when they load
+            if canonical_code(code) not in CATALOGUE:
+                raise ValueError(f"{excerpt(code)} is no error code (see 'referee codes')")
         return cls(verdict, code, line)
 
     def __str__(self) -> str:
@@ -58,17 +76,21 @@ class GameReport:
     ruleset: str = ""
     statements: int = 0
     expectation: Expectation | None = None
-    state: GameState | None = None
+    expectation_problem: str | None = None  # an Expect tag that cannot be read
+    key: str = ""  # the file's path relative to the argument it was found under (for baselines)
+    claims_broken: list[RefereeError] = field(default_factory=list)  # when claims do not stop the replay
 
     @property
     def expectation_met(self) -> bool | None:
-        """None when the record states no expectation."""
+        """None when the record states no expectation; False for an Expect tag that cannot be read."""
+        if self.expectation_problem is not None:
+            return False
         exp = self.expectation
         if exp is None:
             return None
         if exp.verdict != self.verdict:
             return False
-        if exp.code is not None and (self.error is None or self.error.code != exp.code):
+        if exp.code is not None and (self.error is None or self.error.code != canonical_code(exp.code)):
             return False
         return not (exp.line is not None and (self.error is None or self.error.line != exp.line))
 
@@ -92,9 +114,11 @@ class GameReport:
             "column": error.column if error else None,
             "code": error.code if error else None,
             "message": error.message if error else None,
-            "scores": outcome.scores if outcome else None,
             "winners": outcome.winners if outcome else None,
+            "termination": outcome.termination.code if outcome else None,
+            "scores": outcome.scores if outcome else None,
             "tiebreak": outcome.tiebreak if outcome else None,
+            "tiebreaks": [dataclasses.asdict(step) for step in outcome.tiebreaks] if outcome else None,
             "players": self.players,
             "ruleset": self.ruleset,
             "first_line": self.line,
@@ -105,10 +129,37 @@ class GameReport:
             data["rule"] = error.kind.summary
             data["state"] = error.state
             data["alternatives"] = error.alternatives
-        if self.expectation is not None:
-            data["expected"] = str(self.expectation)
+        if self.expectation is not None or self.expectation_problem is not None:
+            data["expected"] = str(self.expectation) if self.expectation else None
             data["expectation_met"] = self.expectation_met
+            if self.expectation_problem is not None:
+                data["expectation_problem"] = self.expectation_problem
+        if self.claims_broken:
+            data["claims_broken"] = [
+                {"line": e.line, "column": e.column, "code": e.code, "message": e.message} for e in self.claims_broken
+            ]
         return data
+
+
+class ReplayVisitor:
+    """Watches one game being replayed (every hook is optional). ``before`` may stop the replay: return False and
+    the game is reported as far as it went (``explain`` stops before the line it explains)."""
+
+    def begin(self, record: GameRecord, game: type[Game], state: GameState) -> None:
+        """Setup is done: the state before the first statement."""
+
+    def before(self, number: int, text: str) -> bool:
+        """A body line is about to be read; False stops the replay here."""
+        return True
+
+    def statement(self, number: int, text: str, statement: Any, state: GameState) -> None:
+        """A statement was judged legal and applied; ``state`` is the state after it."""
+
+    def error(self, error: RefereeError, state: GameState | None) -> None:
+        """The game's first problem (``state`` is the state before the offending statement, None in setup)."""
+
+    def end(self, report: GameReport, state: GameState | None) -> None:
+        """The game is judged."""
 
 
 def _tag_error(record: GameRecord, name: str, kind: RecordCode, message: str) -> RefereeError:
@@ -169,7 +220,7 @@ def setup(
                 f"is not a player of this game (Players: {', '.join(players)})",
             )
     try:
-        options, label = resolve_options(game, record.tag("Ruleset"), record.tag("Variant"), base_dir)
+        options, label = resolve_options(game, record.tag("Ruleset"), record.tag("Variant"), base_dir, policy)
         if house_rule is not None and find_game(house_rule.game) is game:
             options = apply_variant(game, options, house_rule, keep_ruleset=True)
             label += f" + {house_rule.name}"
@@ -217,68 +268,152 @@ def option_value(default: Any, text: str) -> Any:
     return text.strip()
 
 
-def judge(
-    record: GameRecord,
-    base_dir: Path | None = None,
-    house_rule: Variant | None = None,
-    policy: ReadPolicy = DEFAULT_POLICY,
-) -> GameReport:
-    """Replay one game against the rules and say what it is."""
-    tags = {name: tag.value for name, tag in record.tags.items()}
-    expectation = Expectation.parse(record.tag("Expect") or "")
-    report = GameReport(
-        record.file, record.index, record.first_line, None, Verdict.VALID, tags=tags, expectation=expectation
-    )
-    try:
-        game, state, report.ruleset = setup(record, base_dir, house_rule, policy)
-    except RefereeError as error:
-        report.verdict, report.error = error.verdict, error
+class KeepState(ReplayVisitor):
+    """Keeps the state a game ended in (reports do not, so that a bulk check runs in constant memory)."""
+
+    state: GameState | None = None
+
+    def end(self, report: GameReport, state: GameState | None) -> None:
+        self.state = state
+
+
+@dataclass(frozen=True)
+class Referee:
+    """How games are judged: what a record may read (``policy``), a house rule laid over every record, and whether
+    a broken claim stops the replay (``check_claims``) or is noted while the game goes on — to see what a house rule
+    does to games whose claims were written for the original rules."""
+
+    policy: ReadPolicy = DEFAULT_POLICY
+    house_rule: Variant | None = None
+    check_claims: bool = True
+
+    def judge(
+        self, record: GameRecord, base_dir: Path | None = None, visitor: ReplayVisitor | None = None
+    ) -> GameReport:
+        """Replay one game against the rules and say what it is."""
+        visitor = visitor or ReplayVisitor()
+        report = GameReport(record.file, record.index, record.first_line, None, Verdict.VALID, tags=record.tag_values())
+        expect = record.tag_entry("Expect")
+        if expect is not None:
+            try:
+                report.expectation = Expectation.parse(expect.value)
+            except ValueError as exc:
+                report.expectation_problem = f"line {expect.line}: {exc}"
+        state: GameState | None = None
+        try:
+            game, state, report.ruleset = setup(record, base_dir, self.house_rule, self.policy)
+            state.check_claims = self.check_claims
+            report.game, report.players = game.id, list(state.players)
+            visitor.begin(record, game, state)
+            self._replay(record, game, state, report, visitor)
+        except RefereeError as error:
+            report.verdict, report.error = error.verdict, error
+            if state is not None and not error.state:
+                error.state = state.summary()
+            visitor.error(error, state)
+        else:
+            report.verdict = Verdict.VALID if state.is_terminal() else Verdict.UNFINISHED
+        if state is not None:
+            report.claims_broken = list(state.claims_broken)
+        visitor.end(report, state)
         return report
-    report.game, report.players, report.state = game.id, state.players, state
-    parser = game.parser()
-    count = 0
-    result_checked = False
-    try:
+
+    def _replay(
+        self, record: GameRecord, game: type[Game], state: GameState, report: GameReport, visitor: ReplayVisitor
+    ) -> None:
+        parser = game.parser()
+        result_checked = False
         for number, text in record.body:
+            if not visitor.before(number, text):
+                return
             # The Result tag (read first) is judged the moment the outcome is settled: in reading order it comes
             # before any problem of a later statement (a wrong claim, a stray line after the end).
             try:
                 statement = parser.parse(text)
             except RefereeError as error:
                 if not result_checked and state.is_terminal():
-                    _check_result_tag(record, state.outcome())
-                error.line = number
-                raise
+                    self._check_result_tag(record, state, number)
+                raise error.at(number) from None
             except Exception as exc:
                 raise _internal(exc, number) from exc
             if is_blank_statement(statement):
                 continue
+            statement = parser.resolve(statement, state.seats)
             if not result_checked and state.settled_before(statement):
                 result_checked = True
-                _check_result_tag(record, state.outcome())
+                self._check_result_tag(record, state, number)
+            noted = len(state.claims_broken)
             try:
                 state.apply(statement)
-                count += 1
             except RefereeError as error:
-                error.line = number
-                raise
+                raise error.at(number) from None
             except Exception as exc:
                 raise _internal(exc, number) from exc
+            for broken in state.claims_broken[noted:]:
+                broken.line = number
+            report.statements += 1
+            visitor.statement(number, text, statement, state)
             if not result_checked and state.settled():
                 result_checked = True
-                _check_result_tag(record, state.outcome())
+                self._check_result_tag(record, state, number)
         if state.is_terminal():
             report.outcome = state.outcome()
             if not result_checked:
-                _check_result_tag(record, report.outcome)
-    except RefereeError as error:
-        report.verdict, report.error, report.statements = error.verdict, error, count
-        if not error.state:
-            error.state = state.summary()
-        return report
-    report.statements = count
-    report.verdict = Verdict.VALID if state.is_terminal() else Verdict.UNFINISHED
-    return report
+                self._check_result_tag(record, state, None)
+
+    def _check_result_tag(self, record: GameRecord, state: GameState, line: int | None) -> None:
+        tag = record.tag_entry("Result")
+        claimed = set(_claimed_winners(tag.value)) if tag is not None else set()
+        outcome = state.outcome()
+        if tag is None or not claimed or claimed == set(outcome.winners):
+            return
+        error = illegal(
+            RecordCode.RESULT_MISMATCH,
+            f"the Result tag names {', '.join(sorted(claimed))}; the game was won by {', '.join(outcome.winners)}",
+            tag.column,
+        ).at(tag.line)
+        if self.check_claims:
+            raise error
+        state.claims_broken.append(error)
+
+    def judge_text(self, text: str, file: str = "<string>", base_dir: Path | None = None) -> list[GameReport]:
+        return [self.judge(record, base_dir) for record in iter_games(text, file)]
+
+    def judge_source(self, source: RecordSource, visitor: ReplayVisitor | None = None) -> Iterator[GameReport]:
+        """Judge every game of one record file, one at a time; a file that cannot be read is one malformed 'game'."""
+        if source.problem is not None:
+            yield _unreadable(source, RecordCode.UNREADABLE, f"cannot read: {source.problem}")
+            return
+        try:
+            text = source.read(self.policy)
+        except ReadRefused as refused:
+            yield _unreadable(source, RecordCode.UNREADABLE, f"cannot read the file: {refused.reason}")
+            return
+        except UnicodeDecodeError as exc:
+            yield _unreadable(source, RecordCode.BAD_ENCODING, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+            return
+        found = False
+        for record in iter_games(text, source.display):
+            found = True
+            report = self.judge(record, source.record_dir, visitor)
+            report.key = source.key
+            yield report
+        if not found:
+            yield _unreadable(source, RecordCode.MISSING_TAG, "the file holds no game (no tag section)")
+
+
+DEFAULT_REFEREE = Referee()
+
+
+def judge(
+    record: GameRecord,
+    base_dir: Path | None = None,
+    house_rule: Variant | None = None,
+    policy: ReadPolicy = DEFAULT_POLICY,
+    visitor: ReplayVisitor | None = None,
+) -> GameReport:
+    """Replay one game against the rules and say what it is (see ``Referee``)."""
+    return Referee(policy, house_rule).judge(record, base_dir, visitor)
 
 
 def _internal(exc: Exception, line: int) -> RefereeError:
@@ -297,17 +432,6 @@ def _claimed_winners(value: str) -> list[str]:
     return [name.strip() for name in re.split(r"[,;]", value) if name.strip()]
 
 
-def _check_result_tag(record: GameRecord, outcome: Outcome) -> None:
-    tag = record.tag_entry("Result")
-    claimed = set(_claimed_winners(tag.value)) if tag is not None else set()
-    if tag is not None and claimed and claimed != set(outcome.winners):
-        raise illegal(
-            RecordCode.RESULT_MISMATCH,
-            f"the Result tag names {', '.join(sorted(claimed))}; the game was won by {', '.join(outcome.winners)}",
-            tag.column,
-        ).at(tag.line)
-
-
 def check_text(
     text: str,
     file: str = "<string>",
@@ -316,30 +440,98 @@ def check_text(
     policy: ReadPolicy = DEFAULT_POLICY,
 ) -> list[GameReport]:
     """Judge every game of a record text (under an extra house rule, when given)."""
-    return [judge(record, base_dir, house_rule, policy) for record in split_games(text, file)]
+    return Referee(policy, house_rule).judge_text(text, file, base_dir)
 
 
-def check_file(path: Path, house_rule: Variant | None = None) -> list[GameReport]:
+def check_file(path: Path, house_rule: Variant | None = None, policy: ReadPolicy = DEFAULT_POLICY) -> list[GameReport]:
     """Judge every game of a record file; an unreadable file is one malformed 'game'."""
+    return list(Referee(policy, house_rule).judge_source(RecordSource(path, str(path), path.name)))
+
+
+def _unreadable(source: RecordSource, kind: RecordCode, message: str) -> GameReport:
+    report = GameReport(source.display, 1, 1, None, Verdict.MALFORMED, malformed(kind, message).at(1))
+    report.key = source.key
+    return report
+
+
+@dataclass(frozen=True)
+class RecordSource:
+    """A record file found from the user's arguments: where to read it, how to show it, and a key that does not
+    depend on the working folder or the spelling of the argument (the path relative to the argument), for
+    baselines. ``problem`` says why a file found while searching a folder cannot be read."""
+
+    path: Path | None  # None: standard input
+    display: str
+    key: str
+    problem: str | None = None
+
+    @property
+    def record_dir(self) -> Path | None:
+        """The folder whose files the record may name (none for standard input)."""
+        return self.path.parent if self.path is not None else None
+
+    def read(self, policy: ReadPolicy) -> str:
+        if self.path is None:
+            data = sys.stdin.buffer.read(policy.max_bytes + 1)
+            if len(data) > policy.max_bytes:
+                raise ReadRefused(f"larger than the limit of {policy.max_bytes:,} bytes")
+            return data.decode("utf-8-sig")
+        return read_text(self.path, policy)
+
+
+STDIN = "-"
+
+
+def find_records(arguments: Iterable[Path | str]) -> Iterator[RecordSource]:
+    """The record files the arguments name: files as given (``-`` is standard input), folders searched recursively
+    for ``*.rec`` in sorted order. Nothing is skipped silently: an unreadable folder, a broken link or a loop of
+    links inside a searched folder is reported as a source that cannot be read."""
+    for argument in arguments:
+        if str(argument) == STDIN:
+            yield RecordSource(None, "<stdin>", "<stdin>")
+            continue
+        path = Path(argument)
+        if path.is_dir():
+            yield from _search(path, path, set())
+        else:
+            yield RecordSource(path, str(path), path.name)
+
+
+def _search(folder: Path, root: Path, seen: set[Path]) -> Iterator[RecordSource]:
+    def source(path: Path, problem: str | None = None) -> RecordSource:
+        return RecordSource(path, str(path), path.relative_to(root).as_posix(), problem)
+
     try:
-        text = read_text(path)
-    except UnicodeDecodeError as exc:
-        error = malformed(RecordCode.BAD_ENCODING, f"not UTF-8 text ({exc.reason} at byte {exc.start})").at(1)
-        return [GameReport(str(path), 1, 1, None, Verdict.MALFORMED, error)]
+        real = folder.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        yield source(folder, f"the folder cannot be opened ({getattr(exc, 'strerror', None) or exc})")
+        return
+    if real in seen:
+        yield source(folder, "a loop of symbolic links (this folder is already being searched)")
+        return
+    seen = seen | {real}
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
     except OSError as exc:
-        error = malformed(RecordCode.UNREADABLE, f"cannot read the file: {exc.strerror or exc}").at(1)
-        return [GameReport(str(path), 1, 1, None, Verdict.MALFORMED, error)]
-    reports = check_text(text, str(path), path.parent, house_rule)
-    if not reports:
-        error = malformed(RecordCode.MISSING_TAG, "the file holds no game (no tag section)").at(1)
-        reports = [GameReport(str(path), 1, 1, None, Verdict.MALFORMED, error)]
-    return reports
+        yield source(folder, f"the folder cannot be listed ({exc.strerror or exc})")
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            yield from _search(path, root, seen)
+        elif entry.name.endswith(".rec"):
+            if entry.is_symlink() and not os.path.exists(path):
+                yield source(path, "a broken symbolic link (or a loop of links)")
+            else:
+                yield source(path)
 
 
 def record_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """Files as given, and folders searched (recursively, sorted) for ``*.rec``."""
-    for path in paths:
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*.rec") if p.is_file())
-        else:
-            yield path
+    """The readable record files of ``find_records`` (for tools that only want paths)."""
+    for found in find_records(paths):
+        if found.path is not None and found.problem is None:
+            yield found.path

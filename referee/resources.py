@@ -119,3 +119,5 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 DEFAULT_POLICY = ReadPolicy()
+# What the user names on the command line (``--variant FILE``, ``--house-rule FILE``) is the user's own choice.
+USER_POLICY = ReadPolicy(allow_any_path=True)

@@ -16,6 +16,7 @@ class RoundMark:
 
     number: int
     column: int
+    number_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ class CommonStatements(Transformer):
         return player_token(children[0])
 
     def round(self, children: list[Token]) -> RoundMark:
-        return RoundMark(int(children[1]), children[0].column)
+        return RoundMark(int(children[1]), children[0].column, children[1].column)
 
     def final(self, children: list) -> FinalClaim:
         return FinalClaim(tuple(c for c in children if isinstance(c, FinalEntry)), children[0].column)

@@ -9,8 +9,10 @@ A variant file::
     [options]
     min_price = 0
 
-Registered variants are the ``*.toml`` files shipped in ``referee/variants/``; a record's ``Variant`` tag names one of
-them or gives a path relative to the record file.
+Registered variants are the ``*.toml`` files a game ships in its package's ``variants/`` folder; a record's
+``Variant`` tag names one of them or gives a path relative to the record file (confined to the record's folder, see
+``referee.resources``). Every value is checked on load — its type, the type of each list element, its range — so a
+bad file is one located ``bad-variant`` error for the games that use it, never a failure later in the replay.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import RecordCode, RefereeError, malformed
-from referee.game import Game
+from referee.game import Game, check_option
+from referee.record import excerpt
+from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, read_limited
 
-VARIANT_DIR = Path(__file__).parent / "variants"
+TOP_LEVEL = {"name": str, "game": str, "ruleset": str, "description": str, "options": dict}
 
 
 @dataclass(frozen=True)
@@ -34,103 +38,124 @@ class Variant:
     ruleset: str | None
     description: str
     options: dict[str, Any]
-    path: Path
+    path: Path | None
 
 
-def load_variant(path: Path) -> Variant:
-    """Read a variant file; raise ``bad-variant`` (with the reason) when it is not one."""
+def _bad(source: str, why: str) -> RefereeError:
+    return malformed(RecordCode.BAD_VARIANT, f"variant {source}: {why}")
+
+
+def parse_variant(text: str, source: str, path: Path | None = None) -> Variant:
+    """A variant from TOML text, with every top-level key of its type (``bad-variant`` otherwise). The options are
+    checked against the game when the variant is applied (``apply_variant``)."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise malformed(RecordCode.UNKNOWN_VARIANT, f"cannot read variant file {path}: {exc}") from exc
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise malformed(RecordCode.BAD_VARIANT, f"variant file {path} is not valid TOML: {exc}") from exc
-    options = data.get("options", {})
-    if not isinstance(options, dict) or "game" not in data:
-        raise malformed(RecordCode.BAD_VARIANT, f"variant file {path} needs 'game' and an [options] table")
-    return Variant(
-        str(data.get("name", path.stem)),
-        str(data["game"]),
-        data.get("ruleset"),
-        str(data.get("description", "")),
-        options,
-        path,
-    )
+        raise _bad(source, f"not valid TOML ({excerpt(str(exc), 120)})") from None
+    for key, value in data.items():
+        wanted = TOP_LEVEL.get(key)
+        if wanted is None:
+            raise _bad(source, f"unknown key {excerpt(key)} (keys: {', '.join(TOP_LEVEL)})")
+        if not isinstance(value, wanted):
+            raise _bad(
+                source, f"'{key}' must be a {'table' if wanted is dict else 'string'}, not {excerpt(repr(value))}"
+            )
+    if "game" not in data:
+        raise _bad(source, "needs 'game' (the game's title or id)")
+    name = data.get("name", path.stem if path else source)
+    return Variant(name, data["game"], data.get("ruleset"), data.get("description", ""), data.get("options", {}), path)
 
 
-def registered_variants() -> dict[str, Variant]:
-    found = {}
-    for path in sorted(VARIANT_DIR.glob("*.toml")):
-        variant = load_variant(path)
-        found[variant.name.lower()] = variant
+def load_variant(path: Path, policy: ReadPolicy = DEFAULT_POLICY) -> Variant:
+    """Read a variant file (a regular file of bounded size); ``bad-variant`` when it is not one."""
+    try:
+        text = read_limited(path, policy.max_resource_bytes).decode("utf-8-sig")
+    except ReadRefused as refused:
+        raise _bad(path.name, f"cannot be read: {refused.reason}") from None
+    except UnicodeDecodeError:
+        raise _bad(path.name, "is not UTF-8 text") from None
+    return parse_variant(text, path.name, path)
+
+
+def registered_paths() -> dict[str, Path]:
+    """Lower-case name -> file of every registered variant (the ``variants/`` folder of every game package)."""
+    from referee.registry import GAMES
+
+    found: dict[str, Path] = {}
+    for game in GAMES.values():
+        folder = game.variants_dir()
+        if folder is not None and folder.is_dir():
+            for path in sorted(folder.glob("*.toml")):
+                found[path.stem.lower()] = path
     return found
 
 
-def find_variant(reference: str, base_dir: Path | None = None) -> Variant:
-    """A variant by registered name, or by path (relative to ``base_dir``, the record's folder)."""
-    registered = registered_variants().get(reference.lower())
-    if registered is not None:
-        return registered
-    candidate = Path(reference)
-    if not candidate.is_absolute() and base_dir is not None:
-        candidate = base_dir / candidate
-    if candidate.is_file():
-        return load_variant(candidate)
-    known = ", ".join(sorted(registered_variants())) or "none"
-    raise malformed(
-        RecordCode.UNKNOWN_VARIANT,
-        f"no variant '{reference}' (registered: {known}; or give a path relative to the record file)",
-    )
+def registered_variants() -> dict[str, Variant]:
+    return {name: load_variant(path) for name, path in registered_paths().items()}
+
+
+def find_variant(reference: str, base_dir: Path | None = None, policy: ReadPolicy = DEFAULT_POLICY) -> Variant:
+    """A variant by registered name, or a file inside ``base_dir`` (the record's folder) or a folder the user
+    allowed. Anything else — a path outside, a missing file, a folder, a device — is the same ``unknown-variant``."""
+    registered = registered_paths()
+    path = policy.locate(reference, registered, base_dir)
+    if path is None:
+        known = ", ".join(sorted(registered)) or "none"
+        raise malformed(
+            RecordCode.UNKNOWN_VARIANT,
+            f"no variant {excerpt(reference)} (registered: {known}; or a file inside the record's folder)",
+        )
+    return load_variant(path, policy)
 
 
 def apply_variant(game: type[Game], base: Any, variant: Variant, keep_ruleset: bool = False) -> Any:
-    """The base options with the variant's overrides, each checked against the option's name and type
+    """The base options with the variant's overrides, each checked against the option's name, type and range
     (``keep_ruleset``: the variant's own ``ruleset`` does not replace the base, as when a house rule is laid over
     records of several rulesets)."""
     from referee.registry import find_game
 
     if find_game(variant.game) is not game:
-        raise malformed(RecordCode.BAD_VARIANT, f"variant '{variant.name}' is for {variant.game}, not {game.title}")
+        raise _bad(variant.name, f"is for {excerpt(variant.game)}, not {game.title}")
     if variant.ruleset is not None and not keep_ruleset:
         ruleset = game.ruleset(variant.ruleset)
         if ruleset is None:
-            raise malformed(
-                RecordCode.BAD_VARIANT, f"variant '{variant.name}' names unknown ruleset '{variant.ruleset}'"
-            )
+            raise _bad(variant.name, f"names unknown ruleset {excerpt(variant.ruleset)}")
         base = ruleset
     fields = {f.name: f for f in dataclasses.fields(game.options_type)}
     changes: dict[str, Any] = {}
     for name, value in variant.options.items():
         if name not in fields:
-            raise malformed(
-                RecordCode.BAD_VARIANT,
-                f"variant '{variant.name}': no rule option '{name}' in {game.title} (see 'referee options {game.id}')",
+            raise _bad(
+                variant.name, f"no rule option {excerpt(name)} in {game.title} (see 'referee options {game.id}')"
             )
-        default = getattr(base, name)
-        if isinstance(default, tuple) and isinstance(value, list):
-            value = tuple(value)
-        if type(value) is not type(default):
-            raise malformed(
-                RecordCode.BAD_VARIANT,
-                f"variant '{variant.name}': option '{name}' takes {type(default).__name__}, got {value!r}",
-            )
-        changes[name] = value
-    return dataclasses.replace(base, **changes)
+        problem, checked = check_option(fields[name], getattr(base, name), value)
+        if problem:
+            raise _bad(variant.name, f"option '{name}' {problem}")
+        changes[name] = checked
+    options = dataclasses.replace(base, **changes)
+    problem = game.check_options(options)
+    if problem:
+        raise _bad(variant.name, problem)
+    return options
 
 
 def resolve_options(
-    game: type[Game], ruleset: str | None, variant: str | None, base_dir: Path | None = None
+    game: type[Game],
+    ruleset: str | None,
+    variant: str | None,
+    base_dir: Path | None = None,
+    policy: ReadPolicy = DEFAULT_POLICY,
 ) -> tuple[Any, str]:
     """Options for a game from its Ruleset and Variant tags, and a label naming them."""
     options = game.ruleset(ruleset)
     if options is None:
         raise malformed(
             RecordCode.UNKNOWN_RULESET,
-            f"{game.title} has no ruleset '{ruleset}' (rulesets: {', '.join(game.rulesets)})",
+            f"{game.title} has no ruleset {excerpt(ruleset or '')} (rulesets: {', '.join(game.rulesets)})",
         )
     label = ruleset or game.default_ruleset
     if variant:
-        found = find_variant(variant, base_dir)
+        found = find_variant(variant, base_dir, policy)
         options = apply_variant(game, options, found)
         label += f" + {found.name}"
     return options, label
@@ -142,6 +167,8 @@ __all__ = [
     "apply_variant",
     "find_variant",
     "load_variant",
+    "parse_variant",
+    "registered_paths",
     "registered_variants",
     "resolve_options",
 ]

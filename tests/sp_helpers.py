@@ -15,7 +15,8 @@ from dataclasses import replace
 import pytest
 
 from referee.errors import RefereeError, Verdict
-from referee.replay import GameReport, check_text
+from referee.record import split_games
+from referee.replay import GameReport, KeepState, Referee, check_text
 from referee.saint_petersburg.cards import PHASES
 from referee.saint_petersburg.notation import make_parser
 from referee.saint_petersburg.options import FIRST_EDITION, SECOND_EDITION, SPOptions
@@ -147,6 +148,15 @@ def judge(body: str, players: str = "Anna, Boris", **tags: str) -> GameReport:
     reports = check_text(record(body, players, **tags))
     assert len(reports) == 1
     return reports[0]
+
+
+def final_state(body: str, players: str = "Anna, Boris", **tags: str) -> SPState:
+    """The state a record's game ends in (as far as it goes)."""
+    (game,) = split_games(record(body, players, **tags))
+    keep = KeepState()
+    Referee().judge(game, visitor=keep)
+    assert keep.state is not None
+    return keep.state
 
 
 def marked_line(text: str, marker: str = "#!") -> int:

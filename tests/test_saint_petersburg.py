@@ -10,6 +10,7 @@ from sp_helpers import (
     BUILDING_DEAL,
     ROUND1_WORKERS,
     acting,
+    final_state,
     first,
     fresh,
     give,
@@ -963,8 +964,13 @@ class TestOptions:
             Variant="sp-rich-start",
         )
         assert report.verdict == Verdict.UNFINISHED
-        assert [p.rubles for p in report.state.p] == [40, 40]
-        assert report.state.hand_limit(0) == 4
+        state = final_state(
+            "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
+            "deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n",
+            Variant="sp-rich-start",
+        )
+        assert [p.rubles for p in state.p] == [40, 40]
+        assert state.hand_limit(0) == 4
 
     def test_every_option_is_covered(self):
         import dataclasses

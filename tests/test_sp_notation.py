@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from sp_helpers import ROUND1_WORKERS, illegal, judge, malformed, marked_line, parse, record, unfinished
+from sp_helpers import ROUND1_WORKERS, final_state, illegal, judge, malformed, marked_line, parse, record, unfinished
 
 from referee.errors import RefereeError, Verdict
 from referee.record import NameRef
@@ -44,7 +44,7 @@ def plain(obj):
             {
                 f.name: plain(getattr(obj, f.name))
                 for f in dataclasses.fields(obj)
-                if f.name not in ("column", "price_column")
+                if f.name != "column" and not f.name.endswith("_column")
             },
         )
     if isinstance(obj, (tuple, list)):
@@ -361,8 +361,7 @@ def test_game_tag_spellings(game):
     "ruleset,edition", [("2nd edition", 2), ("1st edition", 1), ("1st", 1), ("2004", 1), ("second edition", 2)]
 )
 def test_ruleset_tag(ruleset, edition):
-    report = judge(ROUND1_WORKERS, Ruleset=ruleset)
-    assert report.state.options.edition == edition
+    assert final_state(ROUND1_WORKERS, Ruleset=ruleset).options.edition == edition
 
 
 def test_envelope_errors():

@@ -16,6 +16,7 @@ class SPOptions:
         2,
         "Card data: 2 = 2nd edition costs, 1 = 1st edition (Observatory 6, Judge 16, "
         "Mistress of Ceremonies 18, Mariinsky Theater 10).",
+        choices=(1, 2),
     )
     start_rubles: int = opt(25, "Rubles each player starts with.")
     display_size: int = opt(8, "Cards in the display (both rows) after every refill but round 1's worker phase.")
@@ -71,11 +72,12 @@ class SPOptions:
         "[D8] Each Observatory may be used once per round (two Observatories: "
         "two uses); false: one use per player per round.",
     )
-    rubles_per_vp: int = opt(10, "Rubles per VP at the final conversion.")
+    rubles_per_vp: int = opt(10, "Rubles per VP at the final conversion.", minimum=1)
     hand_penalty: int = opt(5, "VP lost per card left in hand at the end.")
     variety_table: tuple[int, ...] = opt(
         (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55),
         "VP for 0, 1, 2, ... distinct aristocrats; the last entry caps the scale.",
+        min_items=1,
     )
 
 

@@ -297,7 +297,9 @@ class SPState(GameState):
                 SPCode.MISPLACED_ROUND, "'round N' stands only right before a round's worker phase", st.column
             )
         if st.number != self.round:
-            raise self.fail(SPCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}", st.column + 6)
+            self.claim_failed(
+                SPCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}", st.number_column
+            )
 
     def _apply_header(self, st: PhaseHeader) -> None:
         if self.stage == OVER:
@@ -490,7 +492,7 @@ class SPState(GameState):
     def _pay(self, seat: int, card: Card, price: int, claimed: int | None, claim_column: int, column: int) -> None:
         """Check a price claim and the player's money (no change yet)."""
         if claimed is not None and claimed != price:
-            raise self.fail(
+            self.claim_failed(
                 SPCode.PRICE_MISMATCH,
                 f"{card.name} costs {self.p[seat].name} {price} rubles here, not {claimed}",
                 claim_column,
@@ -687,11 +689,12 @@ class SPState(GameState):
         for seat, entry in zip(seats, st.entries, strict=True):
             real = self.last_scoring[seat]
             if (entry.rubles, entry.vp) != (real.rubles, real.vp):
-                raise self.fail(
+                self.claim_failed(
                     SPCode.SCORE_MISMATCH,
                     f"{entry.player.name} scores +{real.rubles}R +{real.vp}VP, not +{entry.rubles}R +{entry.vp}VP",
                     entry.player.column,
                 )
+                break
         self.score_claim_open = False
 
     def pub_cap(self, seat: int) -> int:
@@ -723,7 +726,7 @@ class SPState(GameState):
             )
         cost = action.count * self.options.pub_vp_price
         if action.price is not None and action.price != cost:
-            raise self.fail(
+            self.claim_failed(
                 SPCode.PRICE_MISMATCH, f"{action.count} VP cost {cost} rubles, not {action.price}", action.price_column
             )
         if cost > player.rubles:

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from referee.game import Game, SetupContext
 from referee.record import LineParser
 from referee.san_juan import notation
+from referee.san_juan.cards import CARDS
 from referee.san_juan.options import RULESET_ALIASES, RULESETS, SJOptions
 from referee.san_juan.play import play_record
 from referee.san_juan.state import SJCode, SJState
@@ -23,6 +24,12 @@ class SanJuan(Game):
     rulesets: ClassVar[dict[str, Any]] = RULESETS
     ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
     default_ruleset: ClassVar[str] = "1st edition"
+
+    @classmethod
+    def check_options(cls, options: SJOptions) -> str | None:
+        if options.start_building not in CARDS:
+            return f"start_building names no card of San Juan: {options.start_building!r}"
+        return None
 
     @classmethod
     def make_parser(cls) -> LineParser:

@@ -16,8 +16,10 @@ class SJOptions:
     start_building: str = opt("Indigo Plant", "The building every player starts with, taken out of the 110 cards.")
     hand_limit: int = opt(7, "Hand limit checked at the start of each round.")
     tower_hand_limit: int = opt(12, "Hand limit of a Tower owner.")
-    end_buildings: int = opt(12, "The game ends after the builder phase in which a city reaches this many buildings.")
-    two_player_roles: int = opt(3, "Roles per round with 2 players (governor, other, governor).")
+    end_buildings: int = opt(
+        12, "The game ends after the builder phase in which a city reaches this many buildings.", minimum=1
+    )
+    two_player_roles: int = opt(3, "Roles per round with 2 players (governor, other, governor).", minimum=1, maximum=5)
     two_player_library_once: bool = opt(True, "2 players: the governor uses the Library only once per round.")
     council_draw: int = opt(2, "Cards a councillor draws without the privilege.")
     council_privilege_draw: int = opt(

@@ -507,7 +507,7 @@ class SJState(GameState):
                 st.column,
             )
         if seat != self.governor:
-            raise self.fail(
+            self.claim_failed(
                 SJCode.GOVERNOR_MISMATCH,
                 f"the governor of round {self.round} is {self.p[self.governor].name}, not {st.player.name}",
                 st.player.column,
@@ -554,7 +554,9 @@ class SJState(GameState):
                 st.column,
             )
         if st.number != self.round:
-            raise self.fail(SJCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}", st.column + 6)
+            self.claim_failed(
+                SJCode.ROUND_MISMATCH, f"this is round {self.round}, not round {st.number}", st.number_column
+            )
 
     # ------------------------------------------------------------------------------------------- card flow
     def _check_draws(self, refs: tuple[NameRef, ...], extra_discard: int = 0) -> None:
