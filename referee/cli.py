@@ -1,31 +1,105 @@
-"""The ``referee`` command line: check logs in bulk, score, explain a position, generate games, list rule options."""
+"""The ``referee`` command line: check logs in bulk, score, explain a position, generate games, list rule options.
+
+Every command that judges records drives the one replay loop (``referee.replay.Referee``); none replays on its own.
+Heavy modules (z3 for ``prove``) are imported only by the command that needs them.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 import sys
+import tempfile
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, ClassVar
 
 import click
 
 from referee.errors import CATALOGUE, RefereeError, Verdict
-from referee.game import option_docs
-from referee.record import read_text, split_games
+from referee.game import Game, GameState, option_docs
+from referee.record import GameRecord, iter_games
 from referee.registry import GAMES, find_game
-from referee.replay import GameReport, check_file, record_files, setup
-from referee.resources import USER_POLICY
-from referee.variant import find_variant, registered_variants, resolve_options
+from referee.replay import GameReport, Referee, ReplayVisitor, find_records
+from referee.resources import DEFAULT_MAX_BYTES, USER_POLICY, ReadPolicy, ReadRefused
+from referee.variant import Variant, find_variant, registered_paths, registered_variants, resolve_options
 
-DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena"]
+DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fedor", "Galina", "Hugo"]
 
 
-def _game_arg(name: str) -> type:
+class RefereeGroup(click.Group):
+    """The command group: an interrupt (Ctrl-C) exits with 130, as shells expect, never 1 like a judged problem."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
+
+
+class ByteSize(click.ParamType):
+    """A size in bytes: ``65536``, ``64K``, ``64M``, ``1G``."""
+
+    name = "size"
+    UNITS: ClassVar[dict[str, int]] = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        match = re.fullmatch(r"\s*(\d+)\s*([kKmMgG]?)[bB]?\s*", str(value))
+        if not match:
+            self.fail(f"{value!r} is not a size (e.g. 65536, 64K, 64M)", param, ctx)
+        size = int(match.group(1)) * self.UNITS[match.group(2).lower()]
+        if size < 1:
+            self.fail("the size must be at least 1 byte", param, ctx)
+        return size
+
+
+def reading_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """What a record may make the referee read (docs/security.md)."""
+    command = click.option(
+        "--allow-any-path",
+        is_flag=True,
+        help="Let records name files anywhere (house-rule variants, boards); default: registered names and files "
+        "inside the record's own folder only.",
+    )(command)
+    command = click.option(
+        "--allow-dir",
+        "allow_dirs",
+        multiple=True,
+        type=click.Path(exists=True, file_okay=False, path_type=Path),
+        help="Also let records name files inside this folder (repeatable).",
+    )(command)
+    return click.option(
+        "--max-size",
+        type=ByteSize(),
+        default=DEFAULT_MAX_BYTES,
+        show_default="64M",
+        help="Refuse record files larger than this (e.g. 64M).",
+    )(command)
+
+
+def _policy(max_size: int, allow_dirs: tuple[Path, ...], allow_any_path: bool) -> ReadPolicy:
+    return ReadPolicy(max_bytes=max_size, allowed_dirs=tuple(allow_dirs), allow_any_path=allow_any_path)
+
+
+RECORD_PATHS = click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
+
+
+def _game_arg(name: str) -> type[Game]:
     game = find_game(name)
     if game is None:
         raise click.BadParameter(f"unknown game '{name}' (games: {', '.join(GAMES)})")
     return game
+
+
+def _judged(paths: Iterable[str], referee: Referee) -> Iterator[GameReport]:
+    for source in find_records(paths):
+        yield from referee.judge_source(source)
 
 
 def _describe(report: GameReport) -> str:
@@ -34,28 +108,38 @@ def _describe(report: GameReport) -> str:
         error = report.error
         head += f" at {error.line}:{error.column} [{error.code}] {error.message}"
     elif report.outcome is not None:
-        outcome = report.outcome
-        scores = ", ".join(f"{name} {vp}" for name, vp in (outcome.scores or {}).items())
-        verb = "wins" if len(outcome.winners) == 1 else "share the win"
-        head += f" — {' & '.join(outcome.winners)} {verb}" + (f" ({scores})" if scores else "")
-        if outcome.tiebreak:
-            head += f"; {outcome.tiebreak}"
+        head += f" — {_winners(report)}"
     elif report.verdict is Verdict.UNFINISHED:
         head += f" after {report.statements} statements"
-    met = report.expectation_met
-    if met is not None:
+    if report.expectation_problem is not None:
+        head += f" (Expect tag unreadable: {report.expectation_problem})"
+    elif (met := report.expectation_met) is not None:
         head += " (as expected)" if met else f" (EXPECTED {report.expectation})"
     return head
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _winners(report: GameReport) -> str:
+    outcome = report.outcome
+    assert outcome is not None
+    verb = "wins" if len(outcome.winners) == 1 else "share the win"
+    text = f"{' & '.join(outcome.winners)} {verb}"
+    if outcome.scores:
+        text += " (" + ", ".join(f"{name} {vp}" for name, vp in outcome.scores.items()) + ")"
+    else:
+        text += f" ({outcome.termination.description})"
+    if outcome.tiebreak:
+        text += f"; {outcome.tiebreak}"
+    return text
+
+
+@click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="referee")
 def main() -> None:
     """Referee for board-game records: is this log legal, move by move, and who won?"""
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@RECORD_PATHS
 @click.option(
     "--format",
     "fmt",
@@ -68,30 +152,41 @@ def main() -> None:
     "-v", "--verbose", is_flag=True, help="For each error also print the rule, the state and the legal alternatives."
 )
 @click.option("--ignore-expect", is_flag=True, help="Judge records by their verdict alone, ignoring Expect tags.")
-def check(paths: tuple[Path, ...], fmt: str, verbose: bool, ignore_expect: bool) -> None:
-    """Judge every game in PATHS (files, or folders searched for *.rec).
+@reading_options
+def check(
+    paths: tuple[str, ...],
+    fmt: str,
+    verbose: bool,
+    ignore_expect: bool,
+    max_size: int,
+    allow_dirs: tuple[Path, ...],
+    allow_any_path: bool,
+) -> None:
+    """Judge every game in PATHS (files, folders searched for *.rec, or - for standard input).
 
-    Exit status: 0 when every game is valid or unfinished (or judged as its Expect tag states), 1 otherwise, 2 for
-    usage errors.
+    Exit status: 0 when every game is valid or unfinished (or judged as its Expect tag states), 1 otherwise (or when
+    no record was found), 2 for usage errors, 130 when interrupted.
     """
-    counts: Counter = Counter()
+    referee = Referee(_policy(max_size, allow_dirs, allow_any_path))
+    counts: Counter[Verdict] = Counter()
     expected = failed = total = 0
-    for path in record_files(paths):
-        for report in check_file(path):
-            if ignore_expect:
-                report.expectation = None
-            total += 1
-            counts[report.verdict] += 1
-            if report.expectation_met:
-                expected += 1
-            if not report.ok:
-                failed += 1
-            if fmt == "jsonl":
-                click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
-                continue
-            click.echo(_describe(report))
-            if verbose and report.error is not None:
-                _print_error_detail(report.error)
+    for report in _judged(paths, referee):
+        if ignore_expect:
+            report.expectation = None
+            report.expectation_problem = None
+        total += 1
+        counts[report.verdict] += 1
+        expected += bool(report.expectation_met)
+        failed += not report.ok
+        if fmt == "jsonl":
+            click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
+            continue
+        click.echo(_describe(report))
+        if verbose and report.error is not None:
+            _print_error_detail(report.error)
+    if total == 0:
+        click.echo(f"no record files (*.rec) found in {', '.join(paths)}", err=True)
+        sys.exit(1)
     if fmt == "text":
         parts = [f"{counts[v]} {v.value}" for v in Verdict if counts[v]]
         summary = f"{total} game(s): " + (", ".join(parts) or "none")
@@ -114,11 +209,16 @@ def _print_error_detail(error: RefereeError) -> None:
             click.echo(f"      {alternative}")
 
 
-def _snapshot(report: GameReport) -> dict:
+# ------------------------------------------------------------------------------------------------------ regress
+SNAPSHOT_FIELDS = ("verdict", "code", "line", "scores", "winners")
+
+
+def _snapshot(report: GameReport) -> dict[str, Any]:
     """What a baseline stores of a judged game: enough to see any change in how it is judged."""
     error, outcome = report.error, report.outcome
     return {
         "file": report.file,
+        "key": report.key or Path(report.file).name,
         "index": report.index,
         "verdict": report.verdict.value,
         "code": error.code if error else None,
@@ -128,16 +228,52 @@ def _snapshot(report: GameReport) -> dict:
     }
 
 
-def _differences(old: dict, new: dict) -> list[str]:
-    return [
-        f"{key} {old.get(key)!r} -> {new.get(key)!r}"
-        for key in ("verdict", "code", "line", "scores", "winners")
-        if old.get(key) != new.get(key)
-    ]
+def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    return [f"{key} {old.get(key)!r} -> {new.get(key)!r}" for key in SNAPSHOT_FIELDS if old.get(key) != new.get(key)]
+
+
+class Baseline:
+    """A stored run, looked up by a file's path relative to the argument it was found under — so a baseline saved
+    from another working folder, or with another spelling of the same folder, still matches. When the arguments
+    differ in depth (``records/`` then ``records/san-juan/``) a key matches the stored key it ends with."""
+
+    def __init__(self, path: Path) -> None:
+        self.rows: dict[tuple[str, int], dict[str, Any]] = {}
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.UsageError(f"{path}: cannot read the baseline ({exc})") from None
+        for number, line in enumerate(lines, 1):
+            try:
+                row = json.loads(line)
+                key = str(row.get("key") or Path(row["file"]).name)
+                self.rows[(key, int(row["index"]))] = row
+            except (ValueError, KeyError, TypeError, AttributeError):
+                raise click.UsageError(f"{path}:{number}: not a baseline line (make one with --save)") from None
+        self.seen: set[tuple[str, int]] = set()
+
+    def find(self, key: str, index: int) -> dict[str, Any] | None:
+        found = self.rows.get((key, index))
+        if found is None:
+            candidates = [k for k in self.rows if k[1] == index and _same_file(k[0], key)]
+            if len(candidates) == 1:
+                found = self.rows[candidates[0]]
+                key = candidates[0][0]
+        if found is not None:
+            self.seen.add((str(found.get("key") or Path(found["file"]).name), index))
+        return found
+
+    def missing(self, judged_keys: set[str]) -> list[tuple[str, int]]:
+        """Games of a judged file that are in the baseline but were not found this time."""
+        return sorted(k for k in self.rows if k not in self.seen and any(_same_file(k[0], j) for j in judged_keys))
+
+
+def _same_file(a: str, b: str) -> bool:
+    return a == b or a.endswith("/" + b) or b.endswith("/" + a)
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@RECORD_PATHS
 @click.option(
     "--baseline",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -154,64 +290,80 @@ def _differences(old: dict, new: dict) -> list[str]:
     "--house-rule",
     "house_rule",
     default=None,
-    help="Judge every record with this variant (registered name or file) laid over its own tags: "
-    "what does this house rule change?",
+    help="Judge every record with this variant (registered name or file) laid over its own tags and compare with "
+    "--baseline (required): what does this house rule change?",
 )
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
+@reading_options
 def regress(
-    paths: tuple[Path, ...], baseline: Path | None, save: Path | None, house_rule: str | None, fmt: str
+    paths: tuple[str, ...],
+    baseline: Path | None,
+    save: Path | None,
+    house_rule: str | None,
+    fmt: str,
+    max_size: int,
+    allow_dirs: tuple[Path, ...],
+    allow_any_path: bool,
 ) -> None:
     """Rule-regression check: is every stored game still judged as it should be?
 
     A game must be judged as its Expect tag states (valid or unfinished when it states none); with --baseline, its
-    verdict, error code and line, scores and winners must also equal the stored ones. With --house-rule only the
-    baseline is compared (Expect tags speak of the record's own rules). Prints the games that differ, then a
-    summary. Exit 0 when none differ, 1 otherwise, 2 for usage errors.
+    verdict, error code and line, scores and winners must also equal the stored ones. With --house-rule (which needs
+    --baseline) the records' claims, written for their own rules, are noted rather than stopping a game, so the new
+    scores and winners show. Prints the games that differ, then a summary. Exit 0 when none differ, 1 otherwise, 2
+    for usage errors, 130 when interrupted.
     """
     if save is not None and save.exists():
         raise click.UsageError(f"{save} exists; referee never overwrites a file (choose another name)")
-    rule = None
+    rule: Variant | None = None
     if house_rule is not None:
+        if baseline is None:
+            raise click.UsageError(
+                "--house-rule compares the games under the house rule with a baseline of the same games under their "
+                "own rules: give --baseline FILE (make one with 'referee regress PATH --save FILE')"
+            )
         try:
             rule = find_variant(house_rule, Path.cwd(), USER_POLICY)
         except RefereeError as error:
             raise click.BadParameter(error.message, param_hint="--house-rule") from None
-    stored: dict[tuple[str, int], dict] = {}
-    if baseline is not None:
-        for number, line in enumerate(baseline.read_text(encoding="utf-8").splitlines(), 1):
-            try:
-                row = json.loads(line)
-                stored[(row["file"], int(row["index"]))] = row
-            except (ValueError, KeyError, TypeError):
-                raise click.UsageError(f"{baseline}:{number}: not a baseline line (make one with --save)") from None
-    snapshots: list[dict] = []
+    stored = Baseline(baseline) if baseline is not None else None
+    referee = Referee(_policy(max_size, allow_dirs, allow_any_path), rule, check_claims=rule is None)
+    snapshots: list[dict[str, Any]] = []
+    judged_keys: set[str] = set()
     total = changed = 0
-    for path in record_files(paths):
-        for report in check_file(path, rule):
-            total += 1
-            snap = _snapshot(report)
-            snapshots.append(snap)
-            problems = []
-            if not report.ok and rule is None:  # Expect tags state the verdict under the record's own rules
-                expected = str(report.expectation) if report.expectation else "valid or unfinished"
-                problems.append(f"judged {_describe(report).split(': ', 1)[1]}; expected {expected}")
-            old = stored.get((snap["file"], snap["index"]))
-            if baseline is not None:
-                problems += ["not in the baseline"] if old is None else _differences(old, snap)
-            if problems:
-                changed += 1
-                if fmt == "jsonl":
-                    click.echo(json.dumps({**snap, "problems": problems}, ensure_ascii=False))
-                else:
-                    click.echo(f"{report.file} #{report.index}: " + "; ".join(problems))
-    if baseline is not None:
-        seen = {(s["file"], s["index"]) for s in snapshots}
-        files = {s["file"] for s in snapshots}
-        for key in sorted(k for k in set(stored) - seen if k[0] in files):  # a game gone from a judged file
+    for report in _judged(paths, referee):
+        total += 1
+        snap = _snapshot(report)
+        snapshots.append(snap)
+        judged_keys.add(snap["key"])
+        problems = []
+        if not report.ok and rule is None:  # Expect tags state the verdict under the record's own rules
+            expected = str(report.expectation) if report.expectation else "valid or unfinished"
+            problems.append(f"judged {_describe(report).split(': ', 1)[1]}; expected {expected}")
+        if stored is not None:
+            old = stored.find(snap["key"], snap["index"])
+            problems += ["not in the baseline"] if old is None else _differences(old, snap)
+        if rule is not None and report.claims_broken and problems:
+            first = report.claims_broken[0]
+            problems.append(
+                f"{len(report.claims_broken)} claim(s) of the record no longer hold (first: line {first.line} "
+                f"[{first.code}] {first.message})"
+            )
+        if problems:
             changed += 1
-            click.echo(f"{key[0]} #{key[1]}: in the baseline, no longer found")
+            if fmt == "jsonl":
+                click.echo(json.dumps({**snap, "problems": problems}, ensure_ascii=False))
+            else:
+                click.echo(f"{report.file} #{report.index}: " + "; ".join(problems))
+    if stored is not None:
+        for key, index in stored.missing(judged_keys):  # a game gone from a judged file
+            changed += 1
+            click.echo(f"{key} #{index}: in the baseline, no longer found")
+    if total == 0:
+        click.echo(f"no record files (*.rec) found in {', '.join(paths)}", err=True)
+        sys.exit(1)
     if save is not None:
-        save.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in snapshots), encoding="utf-8")
+        write_new_file(save, "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in snapshots))
     if fmt == "text":
         suffix = f" with house rule {rule.name}" if rule else ""
         click.echo(
@@ -222,17 +374,47 @@ def regress(
     sys.exit(1 if changed else 0)
 
 
+def write_new_file(path: Path, text: str) -> None:
+    """Write a new file, atomically: a temporary file beside it, then linked to its name — which fails when the name
+    exists (referee never overwrites a file) — so an interrupted run leaves no partial file behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            raise click.UsageError(f"{path} exists; referee never overwrites a file (choose another name)") from None
+        except OSError:  # a file system without hard links
+            if path.exists():
+                raise click.UsageError(f"{path} exists; referee never overwrites a file") from None
+            os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+# -------------------------------------------------------------------------------------------------------- score
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def score(file: Path) -> None:
-    """Final scores of every finished game in FILE, broken down by source, with the tie-break used."""
-    failed = False
-    for report in check_file(file):
+@RECORD_PATHS
+@reading_options
+def score(paths: tuple[str, ...], max_size: int, allow_dirs: tuple[Path, ...], allow_any_path: bool) -> None:
+    """Final scores of every finished game in PATHS (files, folders or -), by source, with the tie-break used.
+
+    Exit 1 when a game is illegal or malformed (not as its Expect tag states) or no record was found.
+    """
+    failed = total = 0
+    for report in _judged(paths, Referee(_policy(max_size, allow_dirs, allow_any_path))):
+        total += 1
         click.echo(_describe(report))
-        if report.outcome is None:
-            failed = failed or not report.ok
-            continue
+        failed += not report.ok
         outcome = report.outcome
+        if outcome is None:
+            continue
         for name, parts in outcome.breakdown.items():
             # VP sources are signed; the total and what follows it (tie-break data) are plain
             keys = list(parts)
@@ -241,68 +423,103 @@ def score(file: Path) -> None:
                 f"{key} {parts[key]:+d}" if i < cut else f"{key} {parts[key]}" for i, key in enumerate(keys)
             )
             click.echo(f"  {name}: {detail}")
-        click.echo(
-            f"  winner(s): {', '.join(outcome.winners)}" + (f" ({outcome.tiebreak})" if outcome.tiebreak else "")
-        )
+        how = outcome.tiebreak or outcome.termination.description
+        click.echo(f"  winner(s): {', '.join(outcome.winners)} ({how})")
+    if total == 0:
+        click.echo(f"no record files (*.rec) found in {', '.join(paths)}", err=True)
+        sys.exit(1)
     sys.exit(1 if failed else 0)
 
 
+# ------------------------------------------------------------------------------------------------------ explain
+class StopBefore(ReplayVisitor):
+    """Replays up to (not including) one line, keeping the state there, or the state before an earlier error."""
+
+    def __init__(self, line: int) -> None:
+        self.line = line
+        self.state: GameState | None = None
+        self.game: type[Game] | None = None
+        self.failure: RefereeError | None = None
+
+    def begin(self, record: GameRecord, game: type[Game], state: GameState) -> None:
+        self.game, self.state = game, state
+
+    def before(self, number: int, text: str) -> bool:
+        return number < self.line
+
+    def error(self, error: RefereeError, state: GameState | None) -> None:
+        self.failure = error
+
+
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--line", "line_number", type=int, required=True, help="Show the state just before this line.")
-def explain(file: Path, line_number: int) -> None:
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option(
+    "--line", "line_number", type=click.IntRange(min=1), required=True, help="Show the state before this line."
+)
+@reading_options
+def explain(file: str, line_number: int, max_size: int, allow_dirs: tuple[Path, ...], allow_any_path: bool) -> None:
     """The state just before line N of FILE and the statements that would be legal there."""
+    referee = Referee(_policy(max_size, allow_dirs, allow_any_path))
+    (source,) = find_records([file])
     try:
-        records = split_games(read_text(file), str(file))
-    except (OSError, UnicodeDecodeError) as exc:
-        click.echo(f"{file}:1:1: malformed: cannot read the file as UTF-8 text ({exc})")
+        text = source.read(referee.policy)
+    except (ReadRefused, UnicodeDecodeError) as exc:
+        reason = exc.reason if isinstance(exc, ReadRefused) else "not UTF-8 text"
+        click.echo(f"{source.display}:1:1: malformed [unreadable-file] cannot read the file: {reason}")
         sys.exit(1)
     record = None
-    for candidate in records:
-        if candidate.first_line <= line_number:
-            record = candidate
-    if record is None:
-        raise click.UsageError(f"line {line_number} is before the first game of {file}")
-    cut = [(n, text) for n, text in record.body if n < line_number]
-    try:
-        game, state, label = setup(record, file.parent)
-    except RefereeError as error:
-        click.echo(f"{file}:{error.line}:{error.column}: {error.verdict.value} [{error.code}] {error.message}")
-        sys.exit(1)
-    parser = game.parser()
-    for number, text in cut:
-        try:
-            statement = parser.parse(text)
-            if statement:
-                state.apply(statement)
-        except RefereeError as error:
-            click.echo(f"{file}:{number}:{error.column}: {error.verdict.value} [{error.code}] {error.message}")
-            click.echo(f"(the game breaks before line {line_number}; the state below is the one before line {number})")
+    for candidate in iter_games(text, source.display):
+        if candidate.first_line > line_number:
             break
-    click.echo(f"{game.title} ({label}), game #{record.index} of {file}, before line {line_number}:")
-    for text in state.summary().splitlines():
-        click.echo(f"  {text}")
+        record = candidate
+    if record is None:
+        raise click.UsageError(f"line {line_number} is before the first game of {source.display}")
+    stop = StopBefore(line_number)
+    report = referee.judge(record, source.record_dir, stop)
+    error = stop.failure
+    if error is not None:
+        click.echo(
+            f"{source.display}:{error.line}:{error.column}: {error.verdict.value} [{error.code}] {error.message}"
+        )
+    if stop.state is None or stop.game is None:  # the tag section itself is broken
+        sys.exit(1)
+    if error is not None:
+        click.echo(f"(the game breaks before line {line_number}; the state below is the one before line {error.line})")
+    click.echo(
+        f"{stop.game.title} ({report.ruleset}), game #{record.index} of {source.display}, before line {line_number}:"
+    )
+    for text_line in stop.state.summary().splitlines():
+        click.echo(f"  {text_line}")
     click.echo("legal here:")
-    for text in state.legal_statements():
-        click.echo(f"  {text}")
+    for statement in stop.state.legal_statements():
+        click.echo(f"  {statement}")
 
 
+# --------------------------------------------------------------------------------------------------------- play
 @main.command()
 @click.argument("game_name", metavar="GAME")
 @click.option("--players", "-n", type=int, default=3, show_default=True, help="Number of players.")
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="Random seed: same seed, same record.")
 @click.option("--ruleset", "-r", default=None, help="Ruleset name (default: the game's default).")
 @click.option("--variant", default=None, help="House-rule variant: a registered name or a variant file.")
-@click.option("--games", "count", type=int, default=1, show_default=True, help="How many games to write.")
+@click.option(
+    "--games", "count", type=click.IntRange(min=1), default=1, show_default=True, help="How many games to write."
+)
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write to this file (refuses to overwrite one that exists) instead of standard output.",
+    help="Write to this new file (refuses to overwrite one that exists) instead of standard output.",
 )
 def play(
-    game_name: str, players: int, seed: int, ruleset: str | None, variant: str | None, count: int, output: Path | None
+    game_name: str,
+    players: int,
+    seed: int,
+    ruleset: str | None,
+    variant: str | None,
+    count: int,
+    output: Path | None,
 ) -> None:
     """Write complete random legal games of GAME as a record, claims filled in."""
     game = _game_arg(game_name)
@@ -310,6 +527,8 @@ def play(
         raise click.BadParameter(
             f"{game.title} takes {game.min_players}-{game.max_players} players", param_hint="--players"
         )
+    if output is not None and output.exists():
+        raise click.UsageError(f"{output} exists; referee never overwrites a file (choose another name)")
     try:
         options, label = resolve_options(game, ruleset, variant, Path.cwd(), USER_POLICY)
     except RefereeError as error:
@@ -325,13 +544,11 @@ def play(
     if output is None:
         click.echo(text, nl=False)
         return
-    if output.exists():
-        raise click.UsageError(f"{output} exists; referee never overwrites a file (choose another name)")
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    write_new_file(output, text)
     click.echo(f"wrote {count} game(s) of {game.title} ({label}) to {output}")
 
 
+# ------------------------------------------------------------------------------------------- options and codes
 @main.command()
 @click.argument("game_name", metavar="GAME", required=False)
 def options(game_name: str | None) -> None:
@@ -341,16 +558,17 @@ def options(game_name: str | None) -> None:
         click.echo(f"{game.title} ({game.id}); rulesets: {', '.join(game.rulesets)} (default {game.default_ruleset})")
         for name, default, doc in option_docs(game.options_type):
             per_ruleset = {r: getattr(o, name) for r, o in game.rulesets.items()}
-            values = (
-                ", ".join(f"{r}: {v}" for r, v in per_ruleset.items())
-                if len(set(map(str, per_ruleset.values()))) > 1
-                else str(default)
-            )
+            if len(set(map(str, per_ruleset.values()))) > 1:
+                values = ", ".join(f"{r}: {v}" for r, v in per_ruleset.items())
+            else:
+                values = str(default)
             click.echo(f"  {name} = {values}\n      {doc}")
-    variants = registered_variants()
-    if variants:
+        tags = ", ".join(f"[{tag}] sets {option}" for tag, option in game.tag_options.items())
+        if tags:
+            click.echo(f"  tags: {tags}")
+    if registered_paths():
         click.echo("registered variants:")
-        for variant in variants.values():
+        for variant in registered_variants().values():
             if game_name is None or find_game(variant.game) in games:
                 click.echo(f"  {variant.name} ({variant.game}): {variant.description}")
 
@@ -358,13 +576,34 @@ def options(game_name: str | None) -> None:
 @main.command()
 def codes() -> None:
     """List every error code with its verdict and the rule it stands for."""
+    list(GAMES.values())  # loading the games registers their codes
     for code, kind in sorted(CATALOGUE.items()):
         click.echo(f"{code:28} {kind.verdict.value:10} {kind.summary}")
 
 
-from referee.proofs import prove_command  # noqa: E402 - registered last, see referee/proofs.py
+# -------------------------------------------------------------------------------------------------------- prove
+@main.command("prove")
+@click.option("--game", "game_name", default=None, help="Only this game (default: every game with proofs).")
+@click.option("--ruleset", "-r", default=None, help="Only this ruleset (default: every ruleset).")
+@click.option("--variant", default=None, help="Prove the rules of a house-rule variant (registered name or file).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("counterexamples"),
+    show_default=True,
+    help="Folder for the records showing counterexamples.",
+)
+def prove(game_name: str | None, ruleset: str | None, variant: str | None, output: Path) -> None:
+    """Prove the arithmetic rules (prices, upgrade prices, scoring tables) for every value the rules allow.
 
-main.add_command(prove_command)
+    Prints 'proved' or 'counterexample' with concrete values for each property; a counterexample a record can show
+    is written to a record file and judged. Exit status: 0 when all are proved, 1 when any counterexample.
+    """
+    from referee.proofs import run_proofs  # z3 is loaded only here
+
+    sys.exit(run_proofs(game_name, ruleset, variant, output))
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -669,26 +669,8 @@ def targets(
     return out
 
 
-@click.command("prove")
-@click.option("--game", "game_name", default=None, help="Only this game (default: every game with proofs).")
-@click.option("--ruleset", "-r", default=None, help="Only this ruleset (default: every ruleset).")
-@click.option("--variant", default=None, help="Prove the rules of a house-rule variant (registered name or file).")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=Path("counterexamples"),
-    show_default=True,
-    help="Folder for the records showing counterexamples.",
-)
-def prove_command(game_name: str | None, ruleset: str | None, variant: str | None, output: Path) -> None:
-    """Prove the arithmetic rules (prices, upgrade prices, scoring tables) for every value the rules allow.
-
-    Prints 'proved' or 'counterexample' with concrete values for each property; a counterexample a record can show
-    is written to a record file and judged. Exit status: 0 when all are proved, 1 when any counterexample.
-    """
-    import sys
-
+def run_proofs(game_name: str | None, ruleset: str | None, variant: str | None, output: Path) -> int:
+    """``referee prove``: print each property as proved or with its counterexample; the exit status (0 or 1)."""
     failed = 0
     try:
         chosen = targets(game_name, ruleset, variant)
@@ -702,7 +684,7 @@ def prove_command(game_name: str | None, ruleset: str | None, variant: str | Non
             for line in result.lines():
                 click.echo(line)
     click.echo("all proved" if not failed else f"{failed} counterexample(s)")
-    sys.exit(1 if failed else 0)
+    return 1 if failed else 0
 
 
-__all__ = ["PROVERS", "Result", "Sym", "SymBool", "prove", "prove_command", "symbolic"]
+__all__ = ["PROVERS", "Result", "Sym", "SymBool", "prove", "run_proofs", "symbolic"]
