@@ -181,8 +181,8 @@ class SaintPetersburgAdapter(GameAdapter):
                     cap = state.pub_cap(seat)
                     moves.append(Actor(_ref(player.name), Pub(cap + 1, (cap + 1) * state.options.pub_vp_price)))
                     moves.append(Actor(_ref(player.name), Pub(0, 1)))
-                else:
-                    moves.append(Actor(_ref(player.name), Pub(0, 0)))
+                else:  # a second use after this scoring ("pub 0" says nothing and is legal)
+                    moves.append(Actor(_ref(player.name), Pub(1, state.options.pub_vp_price)))
             return moves
         # ACTING
         seat = state.to_act

@@ -233,36 +233,11 @@ class Pieces:
 
     lists: dict[str, tuple[str, Callable[[int, list], object]]]
     actor: tuple[str, Callable[[NameRef, object], object]] | None = None
+    keywords: frozenset[str] = frozenset()  # words that open a game statement ("governor", "deal", ...)
+    keywords_first: bool = False  # a line opening with a keyword is that statement, never a player's line
 
 
-PLAIN_PLAYER = re.compile(r"\w[\w.\-]*")  # as PLAYER_NAME in grammar/common.lark
-
-
-# Words that open a statement in some game: a player with such a name is written in quotes.
-RESERVED_WORDS = frozenset(
-    [
-        "tokens",
-        "round",
-        "deal",
-        "score",
-        "final",
-        "worker",
-        "workers",
-        "building",
-        "buildings",
-        "aristocrat",
-        "aristocrats",
-        "upgrade",
-        "upgrades",
-        "governor",
-        "hand",
-        "tile",
-        "place",
-        "skyscraper",
-        "play",
-        "win",
-    ]
-)
+PLAIN_PLAYER = re.compile(r"\w[\w.\-]*")  # as PLAYER_NAME in grammar/referee.lark
 
 
 def excerpt(text: str, limit: int = 40) -> str:
@@ -285,9 +260,10 @@ def excerpt(text: str, limit: int = 40) -> str:
     return "'" + "".join(out) + "'" + more
 
 
-def quote_player(name: str) -> str:
-    """A player name as the body writes it: bare when the grammar allows, else in double quotes."""
-    if PLAIN_PLAYER.fullmatch(name) and name.lower() not in RESERVED_WORDS:
+def quote_player(name: str, reserved: frozenset[str] = frozenset()) -> str:
+    """A player name as the body writes it: bare when the grammar allows, else in double quotes (also when it is one
+    of the game's ``reserved`` words, which a game that reads keyword lines first needs)."""
+    if PLAIN_PLAYER.fullmatch(name) and name.lower() not in reserved:
         return name
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -360,11 +336,7 @@ class LineParser:
             if isinstance(cached, RefereeError):
                 raise MalformedStatement(cached.kind, cached.message, cached.column)
             return cached
-        result = self._by_pieces(text) if self._pieces is not None else None
-        if result is None:
-            result = self.parse_whole(text)
-            if isinstance(result, Tree) and not result.children:  # a blank or comment-only line
-                result = None
+        result = self._read(text)
         if len(self._cache) >= self.CACHE_LIMIT:
             self._cache.clear()
         self._cache[text] = result if result is not None else _BLANK
@@ -408,49 +380,64 @@ class LineParser:
             raise ValueError(text)
         return found
 
-    def _by_pieces(self, text: str) -> object | None:
-        """The statement read piece by piece, or None when the line is not of that simple form (or is wrong).
+    def _read(self, text: str) -> object:
+        """The statement a line reads as (an error object when it reads as none; None for a blank line).
 
-        A line that opens like a list statement (``deal:``) but does not read as one is tried as an actor line:
-        that is how a player called "Deal" or "Final" needs no quotes.
+        A line whose first word is a statement keyword and also a plain player name (``Score: pass``, ``Deal: take
+        Pub``) may read two ways: unless the game reads such lines as statements only (``Pieces.keywords_first``),
+        both readings come back as ``TwoReadings`` and the replay picks one with the game's players.
         """
         pieces = self._pieces
-        assert pieces is not None
-        if '"' in text:
-            return None
-        if "#" in text:
-            text = text[: text.index("#")]
-        head, colon, rest = text.partition(":")
-        if not colon:
-            return None
+        head, colon, rest = (text[: text.index("#")] if "#" in text else text).partition(":")
         key = head.strip()
-        lead = len(head) - len(head.lstrip())
-        listed = pieces.lists.get(key.lower())
-        if listed is not None:
-            rule, combine = listed
-            try:
-                items = []
-                offset = len(head) + 1
-                for piece in rest.split(","):
-                    stripped = piece.strip()
-                    if not stripped:
-                        raise ValueError(text)
-                    items.append(self._piece(rule, stripped, offset + len(piece) - len(piece.lstrip())))
-                    offset += len(piece) + 1
-                return combine(lead + 1, items)
-            except ValueError:
-                pass
-        if pieces.actor is not None and PLAIN_PLAYER.fullmatch(key):
-            rule, combine = pieces.actor
-            stripped = rest.strip()
+        keyword = bool(colon) and pieces is not None and key.lower() in pieces.keywords
+        result = None
+        if pieces is not None and colon and '"' not in text:
+            result = self._list_reading(head, rest) if keyword else self._actor_reading(head, rest)
+        if result is None:
+            result = self.parse_whole(text)
+            if isinstance(result, Tree) and not result.children:  # a blank or comment-only line
+                return None
+        if not keyword or pieces is None or pieces.keywords_first or '"' in text:
+            return result
+        actor = self._actor_reading(head, rest)
+        if actor is None or actor == result:
+            return result
+        return actor if isinstance(result, RefereeError) else TwoReadings(key, result, actor)
+
+    def _list_reading(self, head: str, rest: str) -> object | None:
+        """A list statement (``deal: A, B``) read piece by piece, each piece with the grammar's own item rule; None
+        when the line is not of that simple form (the whole line is parsed then)."""
+        assert self._pieces is not None
+        listed = self._pieces.lists.get(head.strip().lower())
+        if listed is None:
+            return None
+        rule, combine = listed
+        items = []
+        offset = len(head) + 1
+        for piece in rest.split(","):
+            stripped = piece.strip()
             if not stripped:
                 return None
             try:
-                action = self._piece(rule, stripped, len(head) + 1 + len(rest) - len(rest.lstrip()))
+                items.append(self._piece(rule, stripped, offset + len(piece) - len(piece.lstrip())))
             except ValueError:
                 return None
-            return combine(NameRef(key, lead + 1), action)
-        return None
+            offset += len(piece) + 1
+        return combine(len(head) - len(head.lstrip()) + 1, items)
+
+    def _actor_reading(self, head: str, rest: str) -> object | None:
+        """``PLAYER: ACTION`` with a plain player name, the action read with the grammar's action rule; or None."""
+        assert self._pieces is not None
+        key = head.strip()
+        if self._pieces.actor is None or not PLAIN_PLAYER.fullmatch(key) or not rest.strip() or '"' in rest:
+            return None
+        rule, combine = self._pieces.actor
+        try:
+            action = self._piece(rule, rest.strip(), len(head) + 1 + len(rest) - len(rest.lstrip()))
+        except ValueError:
+            return None
+        return combine(NameRef(key, len(head) - len(head.lstrip()) + 1), action)
 
     def _describe(self, text: str, error: UnexpectedInput) -> MalformedStatement:
         """Classify a syntax error by example and say what was expected in plain words."""

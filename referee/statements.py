@@ -61,7 +61,13 @@ class CommonStatements(Transformer):
         return FinalEntry(children[0], int(children[1]), children[1].column)
 
 
-def final_text(claim: FinalClaim) -> str:
+def final_text(claim: FinalClaim, reserved: frozenset[str] = frozenset()) -> str:
     from referee.record import quote_player
 
-    return "final: " + ", ".join(f"{quote_player(e.player.name)} {e.vp}" for e in claim.entries)
+    return "final: " + ", ".join(f"{quote_player(e.player.name, reserved)} {e.vp}" for e in claim.entries)
+
+
+def win_text(claim: WinClaim, reserved: frozenset[str] = frozenset()) -> str:
+    from referee.record import quote_player
+
+    return "win: " + ", ".join(quote_player(ref.name, reserved) for ref in claim.players)

@@ -309,7 +309,10 @@ def test_trader_needs_the_tile_and_draws_its_prices() -> None:
     fails(state, "tile: 1-1-1-1-1", "sj-bad-tile")
     run(state, "tile: 1-2-2-3-3")
     fails(state, "Anna: sell indigo, silver; draws ?, ?, ?", "sj-draw-count")  # 1 + 3
-    fails(state, "Anna: sell coffee; draws ?, ?, ?", "sj-no-good")
+    error = fails(state, "Anna: sell coffee; draws ?, ?, ?", "sj-no-good")
+    assert error.column == len("Anna: sell ") + 1  # at the good, not the space before it
+    error = fails(state, "Anna:   sell  indigo, coffee; draws ?, ?, ?", "sj-no-good")
+    assert error.column == len("Anna:   sell  indigo, ") + 1
     run(state, "Anna: sell indigo, silver; draws ?, ?, ?, ?")
     fails(state, "Boris: sell silver, indigo; draws ?, ?, ?, ?", "sj-sell-limit")
     run(state, "Boris: sell silver; draws ?, ?, ?")

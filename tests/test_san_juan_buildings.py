@@ -256,6 +256,10 @@ def test_archive_keeps_everything_then_discards_from_the_whole_hand() -> None:
     state = fresh(2)
     run(state, "Anna: councillor")
     fails(state, "Anna: draws ?, ?, ?, ?, ?; keeps ?, ?, ?, ?, ?", "sj-keep-count")
+    give(state, "Anna", "Archive")
+    error = fails(state, "Anna: draws ?, ?, ?, ?, ?; keeps ?, ?, ?", "sj-keep-count")
+    assert error.message == "Anna keeps 1 — or, with the Archive, all 5 (then discards the excess) — of the 5 drawn " \
+        "card(s), not 3"
 
 
 # ------------------------------------------------------------------------------------------------ prospector
@@ -373,3 +377,14 @@ def test_monuments_and_end_buildings_score() -> None:
     assert parts["guild hall"] == 4 and parts["city hall"] == 2
     give(state, "Boris", "Palace")
     assert state.score(1)["palace"] == (1 + 1 + 4 + 3) // 4
+
+
+def test_a_gold_mine_owner_may_decline_with_pass() -> None:
+    """Documented in docs/san-juan.md: the owner's line is 'pass' when he declines the Gold Mine."""
+    state = fresh(2)
+    give(state, "Boris", "Gold Mine")
+    run(state, "Anna: prospector\nAnna: draws ? (prospector)")
+    before = hand(state, "Boris")
+    run(state, "Boris: pass")
+    assert hand(state, "Boris") == before and state.role is None
+    fails(state, "Boris: gold mine Smithy, Well, Hero, Tower; keeps Hero", "sj-role-expected")

@@ -213,6 +213,16 @@ class TestPub:
     def test_pub_zero_may_be_written(self):
         s = self.after_building()
         run(s, "Anna: pub 0")
+
+    def test_pub_zero_equals_no_line_even_without_a_pub(self):
+        """Spec section 2: "pub 0" may be omitted, so writing it says nothing, whoever writes it."""
+        s = self.after_building()
+        assert not s.p[1].owns("Pub")
+        before = s.fingerprint()
+        run(s, "Boris: pub 0")
+        run(s, "Boris: pub 0 for 0")
+        assert s.fingerprint() == before
+        rejects(s, "Boris: pub 1", "pub-not-owned")
         assert (s.p[0].rubles, s.p[0].vp) == (25, 0)
 
     def test_owner_only(self):

@@ -101,6 +101,7 @@ class Pub:
     price: int | None = None
     price_column: int = 0
     column: int = 0
+    count_column: int = 0
 
 
 Action = Buy | Take | Play | Pass | Observe | Pub
@@ -240,6 +241,7 @@ class StatementBuilder(CommonStatements):
             o["price"][1] if "price" in o else None,
             o["price"][2] if "price" in o else 0,
             children[0].column,
+            children[1].column,
         )
 
 
@@ -304,6 +306,7 @@ PIECES = Pieces(
         "tokens": ("grant", lambda column, items: Tokens(tuple(items), column)),
     },
     actor=("action", lambda player, action: Actor(player, action)),
+    keywords=frozenset({"tokens", "deal", "score", "final", "win"}),
 )
 
 

@@ -713,6 +713,8 @@ class SPState(GameState):
                 action.column,
             )
         player = self.p[seat]
+        if action.count == 0 and action.price in (None, 0):
+            return  # "pub 0" buys nothing and equals no line (spec section 2): any player may write it
         if not player.owns("Pub"):
             raise self.fail(SPCode.PUB_NOT_OWNED, f"{player.name} owns no Pub", action.column)
         if seat in self.pubs_used:
@@ -722,7 +724,7 @@ class SPState(GameState):
         cap = self.pub_cap(seat)
         if action.count > cap:
             raise self.fail(
-                SPCode.PUB_LIMIT, f"{player.name}'s Pubs buy at most {cap} VP per building scoring", action.column + 4
+                SPCode.PUB_LIMIT, f"{player.name}'s Pubs buy at most {cap} VP per building scoring", action.count_column
             )
         cost = action.count * self.options.pub_vp_price
         if action.price is not None and action.price != cost:
@@ -733,7 +735,7 @@ class SPState(GameState):
             raise self.fail(
                 SPCode.CANNOT_AFFORD,
                 f"{action.count} VP cost {cost} rubles; {player.name} has {player.rubles}",
-                action.column + 4,
+                action.count_column,
             )
         player.rubles -= cost
         if self.bank is not None:

@@ -69,7 +69,7 @@ class Produce:
 
 @dataclass(frozen=True, slots=True)
 class Sell:
-    goods: tuple[tuple[str, int], ...]  # (good, column)
+    goods: tuple[NameRef, ...]  # the kinds of good sold (indigo, ...), each with its column
     draws: tuple[NameRef, ...] = ()
     column: int = 0
 
@@ -155,8 +155,8 @@ class StatementBuilder(CommonStatements):
     def goods(self, children: list) -> tuple:
         return ("goods", children[1])
 
-    def good_kind(self, children: list[Token]) -> tuple[str, int]:
-        return (children[0].lower(), children[0].column)
+    def good_kind(self, children: list[Token]) -> NameRef:
+        return NameRef(children[0].lower(), children[0].column)
 
     # game statements
     def governor(self, children: list) -> GovernorMark:
@@ -185,8 +185,8 @@ class StatementBuilder(CommonStatements):
         return Produce(children[1], children[0].column)
 
     def sell(self, children: list) -> Sell:
-        goods = tuple(c for c in children if isinstance(c, tuple) and len(c) == 2 and isinstance(c[0], str))
-        draws = next((c for c in children if isinstance(c, tuple) and c and isinstance(c[0], NameRef)), ())
+        goods = tuple(c for c in children if isinstance(c, NameRef))
+        draws = next((c for c in children if isinstance(c, tuple)), ())
         return Sell(goods, draws, children[0].column)
 
     def council(self, children: list) -> Council:
@@ -268,6 +268,7 @@ PIECES = Pieces(
         "win": ("player", lambda column, items: WinClaim(tuple(items), column)),
     },
     actor=("action", lambda player, action: Actor(player, action)),
+    keywords=frozenset({"governor", "tile", "final", "win"}),
 )
 
 
@@ -297,7 +298,7 @@ def action_text(action: Action) -> str:
     if isinstance(action, Produce):
         return f"produce {names(action.buildings)}"
     if isinstance(action, Sell):
-        text = "sell " + ", ".join(good for good, _ in action.goods)
+        text = "sell " + ", ".join(good.name for good in action.goods)
         return text + (f"; draws {names(action.draws)}" if action.draws else "")
     if isinstance(action, Council):
         return f"draws {names(action.draws)}; keeps {names(action.keeps) or 'none'}"

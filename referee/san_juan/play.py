@@ -229,7 +229,7 @@ class Generator:
             if targets:
                 covered = CARDS[rng.choice(targets)]
         options = []
-        for name in set(hand):
+        for name in dict.fromkeys(hand):  # in hand order: a set would follow the hash seed
             card = CARDS[name]
             if card.violet and player.owned[name]:
                 continue
@@ -298,7 +298,7 @@ class Generator:
             self.act(seat, Pass())
             return
         _, refs = self.draw_refs(seat, state.capped(wanted, len(sold)))
-        self.act(seat, Sell(tuple((g, 0) for g in sold), refs))
+        self.act(seat, Sell(tuple(NameRef(g, 0) for g in sold), refs))
         self.owed_draws(seat)
 
     # ----------------------------------------------------------------------------------------- councillor

@@ -1239,16 +1239,17 @@ class SJState(GameState):
                 raise self.fail(
                     SJCode.SELL_LIMIT,
                     f"{player.name} may sell {limit} good(s) here, not {count}",
-                    action.goods[limit][1],
+                    action.goods[limit].column,
                 )
             self._library_needed(seat, action.column, f"without it {plain} good(s)")
         sold: Counter = Counter()
-        for good, column in action.goods:
-            sold[good] += 1
-            if sold[good] > player.goods[good]:
-                raise self.fail(SJCode.NO_GOOD, f"{player.name} has {player.goods[good]} {good} good(s)", column)
+        for good in action.goods:
+            sold[good.name] += 1
+            if sold[good.name] > player.goods[good.name]:
+                message = f"{player.name} has {player.goods[good.name]} {good.name} good(s)"
+                raise self.fail(SJCode.NO_GOOD, message, good.column)
         prices = TILES[self.tile or next(iter(TILES))]
-        wanted = sum(prices[GOODS.index(good)] for good, _ in action.goods)
+        wanted = sum(prices[GOODS.index(good.name)] for good in action.goods)
         due = self.capped(wanted, count)
         self._check_count(
             due,
@@ -1311,12 +1312,12 @@ class SJState(GameState):
         kept = len(action.keeps)
         archive = self.works(seat, "Archive") and kept == drawn and drawn > keep
         if not archive and not (min(1, drawn) <= kept <= min(keep, drawn)):
-            extra = (
-                " (an Archive owner keeps all of them, then discards the excess)" if self.works(seat, "Archive") else ""
-            )
+            may_keep = f"{min(keep, drawn)}" if keep == 1 or drawn <= 1 else f"1 to {min(keep, drawn)}"
+            if self.works(seat, "Archive"):
+                may_keep += f" — or, with the Archive, all {drawn} (then discards the excess) —"
             raise self.fail(
                 SJCode.KEEP_COUNT,
-                f"{player.name} keeps {min(keep, drawn)} of the {drawn} drawn card(s){extra}, not {kept}",
+                f"{player.name} keeps {may_keep} of the {drawn} drawn card(s), not {kept}",
                 action.column,
             )
         plan = self._plan_keeps(action.draws, action.keeps)
@@ -1541,7 +1542,7 @@ class SJState(GameState):
             if limit and self.tile:
                 sold = goods[-limit:]
                 wanted = sum(TILES[self.tile][GOODS.index(g)] for g in sold)
-                actions.append(Sell(tuple((g, 0) for g in sold), self._blanks(self.capped(wanted, limit))))
+                actions.append(Sell(tuple(NameRef(g, 0) for g in sold), self._blanks(self.capped(wanted, limit))))
         elif self.role == "councillor":
             drawn = self.capped(max(self.council_counts(seat)))
             if drawn:
