@@ -148,7 +148,7 @@ class GameState(ABC):
         if seat is None:
             raise malformed(
                 RecordCode.UNKNOWN_PLAYER,
-                f"'{ref.name}' is not a player of this game (Players: {', '.join(self.players)})",
+                f"{excerpt(ref.name)} is not a player of this game (Players: {', '.join(self.players)})",
                 ref.column,
             )
         return seat

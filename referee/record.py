@@ -463,9 +463,9 @@ class LineParser:
             column = content_end(text)
             found = "the end of the line"
         elif isinstance(error, UnexpectedToken):
-            found = f"'{error.token}'"
+            found = excerpt(str(error.token))
         else:
-            found = f"'{text[error.pos_in_stream]}'" if isinstance(error, UnexpectedCharacters) else "this"
+            found = excerpt(text[error.pos_in_stream]) if isinstance(error, UnexpectedCharacters) else "this"
         expected = self._expected_words(error)
         message = f"{lead}: found {found}"
         if expected:
@@ -557,9 +557,10 @@ def card_lookup(words: list[Token], table: dict[str, str], thing: str = "card") 
         canonical = table.get(key.replace(".", ""))
     if canonical is None:
         written = " ".join(str(w) for w in words)
-        close = difflib.get_close_matches(key, list(table), n=1, cutoff=0.6)
+        # a suggestion only for a name of plausible length: matching costs time and memory with the name's length
+        close = difflib.get_close_matches(key, list(table), n=1, cutoff=0.6) if len(key) <= 80 else []
         hint = f"; did you mean '{table[close[0]]}'?" if close else ""
-        raise malformed(RecordCode.UNKNOWN_CARD, f"no {thing} called '{written}' in this game{hint}", column)
+        raise malformed(RecordCode.UNKNOWN_CARD, f"no {thing} called {excerpt(written)} in this game{hint}", column)
     return NameRef(canonical, column)
 
 

@@ -162,6 +162,9 @@ class ReplayVisitor:
         """The game is judged."""
 
 
+MAX_NAME = 64  # characters of a player name: names appear in every message about a player
+
+
 def _tag_error(record: GameRecord, name: str, kind: RecordCode, message: str) -> RefereeError:
     tag = record.tag_entry(name)
     error = malformed(kind, message, tag.column if tag else 1)
@@ -191,9 +194,17 @@ def setup(
             record,
             "Game",
             RecordCode.UNKNOWN_GAME,
-            f"unknown game '{game_name}' (games: " + ", ".join(g.title for g in GAMES.values()) + ")",
+            f"unknown game {excerpt(game_name or '')} (games: " + ", ".join(g.title for g in GAMES.values()) + ")",
         )
     players = [name.strip() for name in (players_text or "").split(",")]
+    odd = next((name for name in players if len(name) > MAX_NAME or not name.isprintable()), None)
+    if odd is not None:
+        raise _tag_error(
+            record,
+            "Players",
+            RecordCode.BAD_PLAYERS,
+            f"a player name has at most {MAX_NAME} printable characters, not {excerpt(odd)}",
+        )
     if any(not name for name in players) or len(set(players)) != len(players):
         raise _tag_error(
             record,
@@ -216,7 +227,7 @@ def setup(
                 record,
                 "Result",
                 RecordCode.UNKNOWN_PLAYER,
-                f"the Result tag names '{unknown[0]}', who "
+                f"the Result tag names {excerpt(unknown[0])}, who "
                 f"is not a player of this game (Players: {', '.join(players)})",
             )
     try:

@@ -258,8 +258,10 @@ def test_archive_keeps_everything_then_discards_from_the_whole_hand() -> None:
     fails(state, "Anna: draws ?, ?, ?, ?, ?; keeps ?, ?, ?, ?, ?", "sj-keep-count")
     give(state, "Anna", "Archive")
     error = fails(state, "Anna: draws ?, ?, ?, ?, ?; keeps ?, ?, ?", "sj-keep-count")
-    assert error.message == "Anna keeps 1 — or, with the Archive, all 5 (then discards the excess) — of the 5 drawn " \
+    assert (
+        error.message == "Anna keeps 1 — or, with the Archive, all 5 (then discards the excess) — of the 5 drawn "
         "card(s), not 3"
+    )
 
 
 # ------------------------------------------------------------------------------------------------ prospector
