@@ -12,13 +12,14 @@ judged as its ``Expect`` tag states — so every format agrees with the exit sta
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
 import socket
 import time
 import urllib.parse
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib.metadata import PackageNotFoundError, version
@@ -30,6 +31,7 @@ from referee.registry import GAMES
 from referee.replay import GameReport
 
 __all__ = [
+    "BASELINE_MISMATCH",
     "EXPECTATION_MISMATCH",
     "SARIF_SCHEMA_URI",
     "SRCROOT",
@@ -54,6 +56,12 @@ EXPECTATION_MISMATCH = "expectation-mismatch"
 catalogue code names that problem, since the record itself is fine; the test corpus is what is wrong."""
 
 EXPECTATION_SUMMARY = "The game is not judged as its Expect tag states (the record itself breaks no rule)."
+
+BASELINE_MISMATCH = "baseline-mismatch"
+"""The rule of a game that ``referee regress --baseline`` finds judged differently from the stored run, when nothing
+else is wrong with it (a changed score, a game that became valid)."""
+
+BASELINE_SUMMARY = "The game is judged differently from the stored baseline (verdict, code, line, scores or winners)."
 
 SRCROOT = "%SRCROOT%"
 """The ``uriBaseId`` of every result: the record paths are relative to the folder the CI checked out."""
@@ -138,17 +146,48 @@ def _judged(report: GameReport) -> str:
     return report.verdict.value
 
 
-def problem_of(report: GameReport, base: Path | None = None) -> Problem | None:
-    """The problem a report stands for, or None when the game is ``ok`` (judged as it should be).
+def problem_of(
+    report: GameReport, base: Path | None = None, *, differences: Sequence[str] = (), expect: bool = True
+) -> Problem | None:
+    """The problem a report stands for, or None when the game is judged as it should be.
 
     A game with an error is reported under its error's code at the error's place, even when the problem is that an
     ``Expect`` tag stated something else (the message then says what was expected): the code is what a reader
     needs to fix either the record or the referee. A game without error whose ``Expect`` tag fails gets the
     ``expectation-mismatch`` rule at the game's first line (the report carries no position for the tag itself).
+
+    For ``referee regress``: ``differences`` (what changed against the baseline, in the CLI's words) make a game a
+    problem too — under ``baseline-mismatch`` when it is otherwise fine — and ``expect=False`` leaves ``report.ok``
+    out (with a house rule the Expect tags speak of other rules, so only the baseline counts).
     """
-    if report.ok:
-        return None
     path = display_path(report.file, base)
+    changed = "; ".join(differences)
+    if expect and not report.ok:
+        problem = _judged_problem(report, path)
+        return dataclasses.replace(problem, message=f"{problem.message} (baseline: {changed})") if changed else problem
+    if not changed:
+        return None
+    error = report.error
+    return Problem(
+        file=report.file,
+        path=path,
+        index=report.index,
+        first_line=report.line,
+        line=error.line if error is not None and error.line > 0 else max(report.line, 1),
+        column=max(error.column, 1) if error is not None else 1,
+        code=BASELINE_MISMATCH,
+        verdict=report.verdict.value,
+        message=f"game {report.index} is judged {_judged(report)}, unlike the baseline: {changed}",
+        rule=BASELINE_SUMMARY,
+        game=report.game,
+        expected=str(report.expectation) if report.expectation is not None else None,
+        state=error.state if error is not None else "",
+        alternatives=tuple(error.alternatives) if error is not None else (),
+    )
+
+
+def _judged_problem(report: GameReport, path: str) -> Problem:
+    """A game that is not ``ok``: its error, or a failed expectation on a game without error."""
     expected = str(report.expectation) if report.expectation is not None else None
     error = report.error
     if error is not None:
@@ -277,8 +316,15 @@ class JUnitWriter:
         self.tests = self.problems = 0
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
 
-    def add(self, report: GameReport, elapsed: float | None = None) -> None:
-        """One judged game as a test case: it passes when ``report.ok``, else it carries a failure."""
+    def add(
+        self,
+        report: GameReport,
+        elapsed: float | None = None,
+        *,
+        differences: Sequence[str] = (),
+        expect: bool = True,
+    ) -> None:
+        """One judged game as a test case: it fails when ``problem_of`` finds a problem (same arguments)."""
         mark = self._clock()
         if elapsed is None:
             elapsed = mark - self._last
@@ -293,7 +339,7 @@ class JUnitWriter:
         suite.time += elapsed
         name = f"game {report.index} (line {report.line})"
         head = f'<testcase name="{_xml_attr(name)}" classname="{_xml_attr(suite.path)}" time="{elapsed:.3f}"'
-        problem = problem_of(report, self._base)
+        problem = problem_of(report, self._base, differences=differences, expect=expect)
         suite.out.append(f"{name} {report.game or '?'}: {_outcome(report, problem)}")
         if problem is None:
             suite.cases.append(head + "/>")
@@ -397,7 +443,8 @@ def _catalogue_rule(kind: ErrorKind, help_uri: str | None) -> dict[str, Any]:
 
 
 def sarif_rules(help_uri: str | None = None, extra: Iterable[ErrorKind] = ()) -> list[dict[str, Any]]:
-    """Every code of the error catalogue (all games loaded first) and ``expectation-mismatch``, sorted by id.
+    """Every code of the error catalogue (all games loaded first), ``expectation-mismatch`` and
+    ``baseline-mismatch``, sorted by id.
 
     ``help_uri`` is a template with ``{code}``, e.g. ``https://host/referee/blob/main/docs/errors.md#{code}``:
     SARIF wants an absolute URI there, which only the caller knows.
@@ -405,10 +452,12 @@ def sarif_rules(help_uri: str | None = None, extra: Iterable[ErrorKind] = ()) ->
     for _ in GAMES.values():  # loading a game registers its codes
         pass
     kinds = {kind.code: kind for kind in (*CATALOGUE.values(), *extra)}
-    if EXPECTATION_MISMATCH in kinds:
-        raise RuntimeError(f"error code {EXPECTATION_MISMATCH!r} is reserved for the report formats")
+    for reserved in (EXPECTATION_MISMATCH, BASELINE_MISMATCH):
+        if reserved in kinds:
+            raise RuntimeError(f"error code {reserved!r} is reserved for the report formats")
     rules = [_catalogue_rule(kind, help_uri) for kind in kinds.values()]
     rules.append(_rule(EXPECTATION_MISMATCH, EXPECTATION_SUMMARY, {"tags": ["expectation"]}, help_uri))
+    rules.append(_rule(BASELINE_MISMATCH, BASELINE_SUMMARY, {"tags": ["regression"]}, help_uri))
     return sorted(rules, key=lambda rule: rule["id"])
 
 
@@ -493,9 +542,10 @@ class SarifWriter:
     def problems(self) -> int:
         return len(self._problems)
 
-    def add(self, report: GameReport) -> None:
+    def add(self, report: GameReport, *, differences: Sequence[str] = (), expect: bool = True) -> None:
+        """Keep the game's problem, if any (``problem_of``'s arguments)."""
         self.tests += 1
-        problem = problem_of(report, self._base)
+        problem = problem_of(report, self._base, differences=differences, expect=expect)
         if problem is not None:
             self._problems.append(problem)
             if report.error is not None:
@@ -604,9 +654,10 @@ class GitHubWriter:
         self._base = base
         self.tests = self.problems = 0
 
-    def add(self, report: GameReport) -> None:
+    def add(self, report: GameReport, *, differences: Sequence[str] = (), expect: bool = True) -> None:
+        """Write the game's annotation now, if it has a problem (``problem_of``'s arguments)."""
         self.tests += 1
-        problem = problem_of(report, self._base)
+        problem = problem_of(report, self._base, differences=differences, expect=expect)
         if problem is not None:
             self.problems += 1
             self._out.write(github_command(problem) + "\n")

@@ -19,6 +19,7 @@ import pytest
 
 from referee.errors import CATALOGUE, RecordCode, Verdict, malformed
 from referee.formats import (
+    BASELINE_MISMATCH,
     EXPECTATION_MISMATCH,
     SARIF_SCHEMA_URI,
     SRCROOT,
@@ -172,6 +173,32 @@ def test_another_code_than_expected_keeps_the_real_code(reports: list[GameReport
     assert "the Expect tag states 'illegal price-mismatch'" in problem.message
 
 
+def test_regress_differences_and_house_rules(reports: list[GameReport]) -> None:
+    """``referee regress``: baseline differences make a game a problem; with a house rule only they count."""
+    unfinished = next(r for r in reports if r.file == "unfinished.rec")
+    illegal = next(r for r in reports if r.file == "illegal.rec")
+    changed = ["verdict 'valid' -> 'unfinished'", "scores {'Anna': 3} -> None"]
+    problem = problem_of(unfinished, differences=changed)
+    assert problem is not None and (problem.code, problem.line, problem.column) == (BASELINE_MISMATCH, 1, 1)
+    assert problem.message.endswith("unlike the baseline: verdict 'valid' -> 'unfinished'; scores {'Anna': 3} -> None")
+    assert problem_of(illegal, expect=False) is None  # house rule: the illegal game is compared with the baseline only
+    problem = problem_of(illegal, expect=False, differences=["code 'price-mismatch' -> 'not-your-turn'"])
+    assert problem is not None and (problem.code, problem.line) == (BASELINE_MISMATCH, 9)
+    assert problem.alternatives == ("Anna: buy Lumberjack for 3",)
+    problem = problem_of(illegal, differences=["line 8 -> 9"])
+    assert (
+        problem is not None and problem.code == "not-your-turn" and problem.message.endswith("(baseline: line 8 -> 9)")
+    )
+    out = io.StringIO()
+    with JUnitWriter(out, hostname="h") as writer:
+        writer.add(unfinished, differences=changed)
+        writer.add(illegal, expect=False)
+    assert [f.get("type") for f in ET.fromstring(out.getvalue()).iter("failure")] == [BASELINE_MISMATCH]
+    github = io.StringIO()
+    GitHubWriter(github).add(unfinished, differences=changed)
+    assert parse_command(github.getvalue().rstrip("\n"))[0]["title"] == BASELINE_MISMATCH
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # JUnit XML
 
@@ -322,7 +349,7 @@ def test_sarif_of_no_games_validates() -> None:
 def test_sarif_rules_are_the_whole_catalogue(reports: list[GameReport]) -> None:
     list(GAMES.values())
     rules = sarif_log(reports)["runs"][0]["tool"]["driver"]["rules"]
-    assert [r["id"] for r in rules] == sorted([*CATALOGUE, EXPECTATION_MISMATCH])
+    assert [r["id"] for r in rules] == sorted([*CATALOGUE, EXPECTATION_MISMATCH, BASELINE_MISMATCH])
     by_id = {r["id"]: r for r in rules}
     for code, kind in CATALOGUE.items():
         assert by_id[code]["shortDescription"]["text"] == kind.summary
