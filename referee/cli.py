@@ -14,12 +14,14 @@ import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TextIO
 
 import click
 
 from referee.errors import CATALOGUE, RefereeError, Verdict
+from referee.formats import JUNIT_MARK, GitHubWriter, JUnitWriter, SarifWriter
 from referee.game import Game, GameState, option_docs
 from referee.record import GameRecord, iter_games
 from referee.registry import GAMES, find_game
@@ -132,6 +134,35 @@ def _winners(report: GameReport) -> str:
     return text
 
 
+FORMATS = click.Choice(["text", "jsonl", "sarif", "github"])
+FORMAT_HELP = (
+    "text: a line per game and a summary; jsonl: one JSON object per game; sarif: a SARIF 2.1.0 log of the problems "
+    "(code scanning); github: workflow commands that annotate the record lines in a pull request."
+)
+JUNIT_OPTION = click.option(
+    "--junit",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write a JUnit XML report (a test case per game) to this file: a new file, or one referee wrote.",
+)
+
+
+def _writers(stack: ExitStack, fmt: str, junit: Path | None) -> list[Any]:
+    """The report writers of a run: the chosen machine format on standard output, and a JUnit file."""
+    writers: list[Any] = []
+    base = Path.cwd()
+    if junit is not None and junit.exists() and not _own_junit_report(junit):
+        raise click.UsageError(f"{junit} exists and is not a referee JUnit report; referee never overwrites a file")
+    stdout = sys.stdout
+    if fmt == "sarif":
+        writers.append(SarifWriter(stdout, base=base))
+    elif fmt == "github":
+        writers.append(GitHubWriter(stdout, base=base))
+    if junit is not None:
+        writers.append(JUnitWriter(stack.enter_context(new_file(junit, _own_junit_report)), base=base))
+    return writers
+
+
 @click.group(cls=RefereeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="referee")
 def main() -> None:
@@ -140,14 +171,8 @@ def main() -> None:
 
 @main.command()
 @RECORD_PATHS
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "jsonl"]),
-    default="text",
-    show_default=True,
-    help="text: a line per game and a summary; jsonl: one JSON object per game.",
-)
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True, help=FORMAT_HELP)
+@JUNIT_OPTION
 @click.option(
     "-v", "--verbose", is_flag=True, help="For each error also print the rule, the state and the legal alternatives."
 )
@@ -156,6 +181,7 @@ def main() -> None:
 def check(
     paths: tuple[str, ...],
     fmt: str,
+    junit: Path | None,
     verbose: bool,
     ignore_expect: bool,
     max_size: int,
@@ -170,20 +196,26 @@ def check(
     referee = Referee(_policy(max_size, allow_dirs, allow_any_path))
     counts: Counter[Verdict] = Counter()
     expected = failed = total = 0
-    for report in _judged(paths, referee):
-        if ignore_expect:
-            report.expectation = None
-            report.expectation_problem = None
-        total += 1
-        counts[report.verdict] += 1
-        expected += bool(report.expectation_met)
-        failed += not report.ok
-        if fmt == "jsonl":
-            click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
-            continue
-        click.echo(_describe(report))
-        if verbose and report.error is not None:
-            _print_error_detail(report.error)
+    with ExitStack() as stack:
+        writers = _writers(stack, fmt, junit)
+        for report in _judged(paths, referee):
+            if ignore_expect:
+                report.expectation = None
+                report.expectation_problem = None
+            total += 1
+            counts[report.verdict] += 1
+            expected += bool(report.expectation_met)
+            failed += not report.ok
+            for writer in writers:
+                writer.add(report)
+            if fmt == "jsonl":
+                click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
+            elif fmt == "text":
+                click.echo(_describe(report))
+                if verbose and report.error is not None:
+                    _print_error_detail(report.error)
+        for writer in writers:
+            writer.close()
     if total == 0:
         click.echo(f"no record files (*.rec) found in {', '.join(paths)}", err=True)
         sys.exit(1)
@@ -293,7 +325,8 @@ def _same_file(a: str, b: str) -> bool:
     help="Judge every record with this variant (registered name or file) laid over its own tags and compare with "
     "--baseline (required): what does this house rule change?",
 )
-@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=FORMATS, default="text", show_default=True, help=FORMAT_HELP)
+@JUNIT_OPTION
 @reading_options
 def regress(
     paths: tuple[str, ...],
@@ -301,6 +334,7 @@ def regress(
     save: Path | None,
     house_rule: str | None,
     fmt: str,
+    junit: Path | None,
     max_size: int,
     allow_dirs: tuple[Path, ...],
     allow_any_path: bool,
@@ -328,42 +362,48 @@ def regress(
             raise click.BadParameter(error.message, param_hint="--house-rule") from None
     stored = Baseline(baseline) if baseline is not None else None
     referee = Referee(_policy(max_size, allow_dirs, allow_any_path), rule, check_claims=rule is None)
-    snapshots: list[dict[str, Any]] = []
     judged_keys: set[str] = set()
     total = changed = 0
-    for report in _judged(paths, referee):
-        total += 1
-        snap = _snapshot(report)
-        snapshots.append(snap)
-        judged_keys.add(snap["key"])
-        problems = []
-        if not report.ok and rule is None:  # Expect tags state the verdict under the record's own rules
-            expected = str(report.expectation) if report.expectation else "valid or unfinished"
-            problems.append(f"judged {_describe(report).split(': ', 1)[1]}; expected {expected}")
+    with ExitStack() as stack:
+        saved = stack.enter_context(new_file(save)) if save is not None else None
+        writers = _writers(stack, fmt, junit)
+        for report in _judged(paths, referee):
+            total += 1
+            snap = _snapshot(report)
+            if saved is not None:
+                saved.write(json.dumps(snap, ensure_ascii=False) + "\n")
+            judged_keys.add(snap["key"])
+            problems, differences = [], []
+            if not report.ok and rule is None:  # Expect tags state the verdict under the record's own rules
+                expected = str(report.expectation) if report.expectation else "valid or unfinished"
+                problems.append(f"judged {_describe(report).split(': ', 1)[1]}; expected {expected}")
+            if stored is not None:
+                old = stored.find(snap["key"], snap["index"])
+                differences = ["not in the baseline"] if old is None else _differences(old, snap)
+            if rule is not None and report.claims_broken and differences:
+                first = report.claims_broken[0]
+                differences.append(
+                    f"{len(report.claims_broken)} claim(s) of the record no longer hold (first: line {first.line} "
+                    f"[{first.code}] {first.message})"
+                )
+            problems += differences
+            for writer in writers:
+                writer.add(report, differences=differences, expect=rule is None)
+            if problems:
+                changed += 1
+                if fmt == "jsonl":
+                    click.echo(json.dumps({**snap, "problems": problems}, ensure_ascii=False))
+                elif fmt == "text":
+                    click.echo(f"{report.file} #{report.index}: " + "; ".join(problems))
         if stored is not None:
-            old = stored.find(snap["key"], snap["index"])
-            problems += ["not in the baseline"] if old is None else _differences(old, snap)
-        if rule is not None and report.claims_broken and problems:
-            first = report.claims_broken[0]
-            problems.append(
-                f"{len(report.claims_broken)} claim(s) of the record no longer hold (first: line {first.line} "
-                f"[{first.code}] {first.message})"
-            )
-        if problems:
-            changed += 1
-            if fmt == "jsonl":
-                click.echo(json.dumps({**snap, "problems": problems}, ensure_ascii=False))
-            else:
-                click.echo(f"{report.file} #{report.index}: " + "; ".join(problems))
-    if stored is not None:
-        for key, index in stored.missing(judged_keys):  # a game gone from a judged file
-            changed += 1
-            click.echo(f"{key} #{index}: in the baseline, no longer found")
-    if total == 0:
-        click.echo(f"no record files (*.rec) found in {', '.join(paths)}", err=True)
-        sys.exit(1)
-    if save is not None:
-        write_new_file(save, "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in snapshots))
+            for key, index in stored.missing(judged_keys):  # a game gone from a judged file
+                changed += 1
+                if fmt in ("text", "jsonl"):
+                    click.echo(f"{key} #{index}: in the baseline, no longer found")
+        for writer in writers:
+            writer.close()
+        if total == 0:
+            raise click.ClickException(f"no record files (*.rec) found in {', '.join(paths)}")
     if fmt == "text":
         suffix = f" with house rule {rule.name}" if rule else ""
         click.echo(
@@ -374,17 +414,22 @@ def regress(
     sys.exit(1 if changed else 0)
 
 
-def write_new_file(path: Path, text: str) -> None:
-    """Write a new file, atomically: a temporary file beside it, then linked to its name — which fails when the name
-    exists (referee never overwrites a file) — so an interrupted run leaves no partial file behind."""
+@contextmanager
+def new_file(path: Path, replaceable: Callable[[Path], bool] = lambda _: False) -> Iterator[TextIO]:
+    """Write a file atomically: into a temporary file beside it, then linked to its name when the block ends —
+    which fails when the name exists (referee never overwrites a file, except one ``replaceable`` says is its own
+    earlier output). An interrupted or failed run leaves no partial file behind."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+            yield out
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temporary, 0o666 & ~umask)
+        if path.exists() and replaceable(path):
+            os.replace(temporary, path)
+            return
         try:
             os.link(temporary, path)
         except FileExistsError:
@@ -396,6 +441,20 @@ def write_new_file(path: Path, text: str) -> None:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def write_new_file(path: Path, text: str) -> None:
+    with new_file(path) as out:
+        out.write(text)
+
+
+def _own_junit_report(path: Path) -> bool:
+    """A JUnit report an earlier referee run wrote (safe to replace)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return JUNIT_MARK in handle.read(200)
+    except OSError:
+        return False
 
 
 # -------------------------------------------------------------------------------------------------------- score

@@ -220,11 +220,15 @@ def _judged_problem(report: GameReport, path: str) -> Problem:
         column=1,
         code=EXPECTATION_MISMATCH,
         verdict=report.verdict.value,
-        message=f"game {report.index} is judged {_judged(report)}, but its Expect tag states '{expected}'",
+        message=(
+            f"game {report.index}: the Expect tag cannot be read ({report.expectation_problem})"
+            if report.expectation_problem is not None
+            else f"game {report.index} is judged {_judged(report)}, but its Expect tag states '{expected}'"
+        ),
         rule=EXPECTATION_SUMMARY,
         game=report.game,
         expected=expected,
-        state=report.state.summary() if report.state is not None else "",
+        state="",
     )
 
 
@@ -282,6 +286,9 @@ class _Suite:
     time: float = 0.0
 
 
+JUNIT_MARK = "<!-- written by referee -->"  # so that a later run may replace its own report (never another file)
+
+
 class JUnitWriter:
     """JUnit XML, one ``<testsuite>`` per record file and one ``<testcase>`` per game.
 
@@ -314,7 +321,7 @@ class JUnitWriter:
         self._suite: _Suite | None = None
         self._suites = 0
         self.tests = self.problems = 0
-        out.write('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n')
+        out.write(f'<?xml version="1.0" encoding="UTF-8"?>\n{JUNIT_MARK}\n<testsuites>\n')
 
     def add(
         self,
@@ -365,7 +372,7 @@ class JUnitWriter:
         write(
             f'  <testsuite name="{_xml_attr(suite.path)}" package="{_xml_attr(package or ".")}" id="{self._suites}"'
             f' hostname="{_xml_attr(self._hostname)}" timestamp="{stamp}" tests="{len(suite.cases)}"'
-            f' failures="{suite.failures}" errors="{suite.errors}" skipped="0" time="{suite.time:.3f}">\n'
+            f' failures="{suite.failures}" errors="{suite.errors}" time="{suite.time:.3f}">\n'
         )
         write(f'    <properties>\n      <property name="referee.version" value="{_xml_attr(tool_version())}"/>\n')
         write("    </properties>\n")
