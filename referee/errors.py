@@ -30,20 +30,33 @@ def canonical_code(code: str) -> str:
     return ALIASES.get(code, code)
 
 
+def former_codes(renamed: dict[str, str]) -> None:
+    """Keep accepting codes that were renamed (old -> current), e.g. in Expect tags of stored records."""
+    for old, new in renamed.items():
+        if old in CATALOGUE:
+            raise RuntimeError(f"former code {old!r} is a current code")
+        ALIASES[old] = new
+
+
 class ErrorKind(Enum):
-    """Base of every error-code enum: value is ``(code, verdict, summary)``; ``code`` never changes once shipped."""
+    """Base of every error-code enum: value is ``(code, verdict, summary)``; ``code`` never changes once shipped.
+
+    Members register themselves in ``CATALOGUE`` as the enum is created (no call needed). Codes follow one
+    convention: kebab-case; the record envelope's and the shared claims' codes plain (``syntax``, ``after-end``),
+    a game's own codes with its prefix (``sp-``, ``sj-``, ``sny-``).
+    """
 
     def __init__(self, code: str, verdict: Verdict, summary: str) -> None:
         self.code = code
         self.verdict = verdict
         self.summary = summary
+        if code in CATALOGUE:
+            raise RuntimeError(f"error code {code!r} defined twice")
+        CATALOGUE[code] = self
 
     @classmethod
     def register(cls) -> None:
-        for member in cls:
-            if member.code in CATALOGUE and CATALOGUE[member.code] is not member:
-                raise RuntimeError(f"error code {member.code!r} defined twice")
-            CATALOGUE[member.code] = member
+        """Kept for games written before members registered themselves: nothing to do."""
 
 
 class RecordCode(ErrorKind):
@@ -109,9 +122,6 @@ class RecordCode(ErrorKind):
     WIN_MISPLACED = ("win-misplaced", Verdict.ILLEGAL, "'win:' stands after the game has ended (it may be repeated).")
     WIN_MISMATCH = ("win-mismatch", Verdict.ILLEGAL, "The 'win:' claim names other winners than the game produced.")
     CLAIM_NAMES_TWICE = ("claim-names-player-twice", Verdict.MALFORMED, "A claim line names each player at most once.")
-
-
-RecordCode.register()
 
 
 @dataclass

@@ -35,6 +35,7 @@ from referee.saint_petersburg.notation import (
     quote_player,
 )
 from referee.saint_petersburg.options import SPOptions
+from referee.turns import clockwise, left_of, next_seat
 
 ILLEGAL, MALFORMED = Verdict.ILLEGAL, Verdict.MALFORMED
 
@@ -106,9 +107,6 @@ class SPCode(ErrorKind):
         ILLEGAL,
         "'score:' stands once, right after a scoring phase ends, before pubs.",
     )
-
-
-SPCode.register()
 
 
 class SPTermination(Termination):
@@ -604,7 +602,7 @@ class SPState(GameState):
         n = len(self.players)
         self.deal_allowed = False
         self.passes = self.passes + 1 if passed else 0
-        self.to_act = (self.to_act + 1) % n
+        self.to_act = next_seat(self.to_act, n)
         if self.passes >= n or (self.first_phase_ends_when_empty() and not self.upper and not self.lower):
             self._end_phase()
 
@@ -645,7 +643,7 @@ class SPState(GameState):
     def _end_phase(self) -> None:
         if self.phase_index < 3:
             n = len(self.players)
-            order = [(self.holder[self.phase] + k) % n for k in range(n)]
+            order = clockwise(self.holder[self.phase], n)
             results: list[Scoring] = [Scoring(0, 0)] * n
             for seat in order:
                 due = self.phase_scoring(seat)
@@ -668,7 +666,7 @@ class SPState(GameState):
         self.lower = self.upper
         self.upper = []
         n = len(self.players)
-        self.holder = {phase: (seat + 1) % n for phase, seat in self.holder.items()}
+        self.holder = {phase: left_of(seat, n) for phase, seat in self.holder.items()}
         for player in self.p:
             player.observatories_used = 0
         self.round += 1

@@ -51,6 +51,7 @@ from referee.san_juan.notation import (
     quote_player,
 )
 from referee.san_juan.options import SJOptions
+from referee.turns import clockwise, left_of
 
 ILLEGAL = Verdict.ILLEGAL
 
@@ -232,9 +233,6 @@ class SJCode(ErrorKind):
     )
 
 
-SJCode.register()
-
-
 class SJTermination(Termination):
     TWELVE_BUILDINGS = ("city-complete", "a city reached the buildings that end the game; final scoring decided")
 
@@ -382,7 +380,7 @@ class SJState(GameState):
         """Who chooses the next role: the governor, then clockwise (2 players: governor, other, governor)."""
         k = len(self.roles_chosen)
         gov = self.governor or 0
-        return (gov + k) % self.n
+        return clockwise(gov, self.n)[k % self.n]
 
     def round_start(self) -> bool:
         return self.stage == CHOOSING and not self.roles_chosen
@@ -460,7 +458,7 @@ class SJState(GameState):
         return min(wanted, self.available() + extra)
 
     def gold_mine_owners(self, chooser: int) -> list[int]:
-        return [(chooser + k) % self.n for k in range(self.n) if self.works((chooser + k) % self.n, "Gold Mine")]
+        return [seat for seat in clockwise(chooser, self.n) if self.works(seat, "Gold Mine")]
 
     # ------------------------------------------------------------------------------------------------ apply
     def apply(self, statement: object) -> None:
@@ -946,7 +944,7 @@ class SJState(GameState):
         self.roles_chosen.append(action.role)
         self.role = action.role
         self.chooser = seat
-        order = [(seat + k) % self.n for k in range(self.n)]
+        order = clockwise(seat, self.n)
         if action.role == "prospector":
             mines = [(s, MINE) for s in self.gold_mine_owners(seat)]
             own = [(seat, PROSPECT)]
@@ -1018,7 +1016,7 @@ class SJState(GameState):
         self.stage = CHOOSING
         if len(self.roles_chosen) >= self.roles_per_round():
             self.roles_chosen = []
-            self.governor = ((self.governor or 0) + 1) % self.n
+            self.governor = left_of(self.governor or 0, self.n)
             self.round += 1
             self.library_used = set()
             for player in self.p:
