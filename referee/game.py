@@ -305,6 +305,13 @@ class Game(ABC):
     tag_options: ClassVar[dict[str, str]] = {}
     # Words that open a statement of this game: a player so named is written in quotes when the referee writes it.
     reserved_words: ClassVar[frozenset[str]] = frozenset()
+    # Modules loaded only when needed (z3 and Hypothesis are heavy): the game's z3 proofs (a ``proofs(game,
+    # options, tags, out_dir)`` function, see ``referee.proofs``) and its property-suite adapter ("module:Class",
+    # a ``referee.testkit.GameAdapter``).
+    proofs_module: ClassVar[str | None] = None
+    property_adapter: ClassVar[str | None] = None
+    # The game's documentation page (rules as implemented, notation, options, codes), relative to the project.
+    doc_page: ClassVar[str | None] = None
     _parser: ClassVar[LineParser | None] = None
 
     @classmethod

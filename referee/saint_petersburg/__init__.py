@@ -22,6 +22,8 @@ class SaintPetersburg(Game):
     options_type: ClassVar[type] = SPOptions
     rulesets: ClassVar[dict[str, Any]] = RULESETS
     ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
+    proofs_module: ClassVar[str | None] = "referee.saint_petersburg.proofs"
+    doc_page: ClassVar[str | None] = "docs/saint-petersburg.md"
     default_ruleset: ClassVar[str] = "2nd edition"
 
     @classmethod

@@ -23,6 +23,8 @@ class SanJuan(Game):
     options_type: ClassVar[type] = SJOptions
     rulesets: ClassVar[dict[str, Any]] = RULESETS
     ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
+    proofs_module: ClassVar[str | None] = "referee.san_juan.proofs"
+    doc_page: ClassVar[str | None] = "docs/san-juan.md"
     default_ruleset: ClassVar[str] = "1st edition"
 
     @classmethod
