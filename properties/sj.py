@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from properties.harness import ScriptedAdapter
 from referee.record import NameRef
 from referee.san_juan import SanJuan
 from referee.san_juan.notation import (
@@ -19,6 +18,7 @@ from referee.san_juan.notation import (
 )
 from referee.san_juan.play import MAX_STATEMENTS
 from referee.san_juan.state import CHOOSING, OVER, SJState
+from referee.testkit import ScriptedAdapter
 
 
 def _ref(name: str) -> NameRef:

@@ -7,7 +7,6 @@ import random
 from collections import Counter
 from typing import Any, ClassVar
 
-from properties.harness import Checker, Config, GameAdapter
 from referee.record import NameRef
 from referee.saint_petersburg import SaintPetersburg
 from referee.saint_petersburg.cards import DECKS, PHASES
@@ -30,6 +29,7 @@ from referee.saint_petersburg.notation import (
 )
 from referee.saint_petersburg.play import deal_tokens, final_claim, random_deal, score_claim
 from referee.saint_petersburg.state import ACTING, BETWEEN, DEALING, OVER, SETUP, SPState
+from referee.testkit import Checker, Config, GameAdapter
 
 RULES_MIN_PAYMENT = 1  # the rules reference: "no card ever costs less than 1 ruble"
 TOTAL_CARDS = 116
@@ -399,7 +399,7 @@ class SPChecker(Checker):
 
     def fail(self, ok: bool, message: str) -> None:
         if not ok:
-            from properties.harness import FailedAt
+            from referee.testkit import FailedAt
 
             raise FailedAt(self.index, message)
 

@@ -9,7 +9,11 @@ from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
 from properties.adapters import case_id, cases
-from properties.harness import (
+from properties.profiles import PROPS, scaled
+from referee.errors import RefereeError, Verdict
+from referee.record import split_games
+from referee.replay import check_text
+from referee.testkit import (
     HARD_CAP,
     NAMES,
     FailedAt,
@@ -22,10 +26,6 @@ from properties.harness import (
     replay,
     save_counterexample,
 )
-from properties.profiles import PROPS, scaled
-from referee.errors import RefereeError, Verdict
-from referee.record import split_games
-from referee.replay import check_text
 
 CASES = cases()
 seeds = st.integers(min_value=0, max_value=2**31 - 1)

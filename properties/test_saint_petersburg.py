@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from properties.adapters import adapter_for
-from properties.harness import FailedAt, Playout, playout, replay, save_counterexample
 from properties.profiles import PROPS
 from properties.sp import SPChecker
 from referee.replay import check_file
+from referee.testkit import FailedAt, Playout, playout, replay, save_counterexample
 
 SP = adapter_for("saint-petersburg")
 GUARDS = {

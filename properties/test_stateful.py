@@ -23,9 +23,9 @@ from hypothesis.stateful import (
 )
 
 from properties.adapters import case_id, cases
-from properties.harness import NAMES, Config, GameAdapter, save_counterexample
 from properties.profiles import PROPS
 from referee.errors import RefereeError
+from referee.testkit import NAMES, Config, GameAdapter, save_counterexample
 
 
 def machine_for(adapter: GameAdapter, config: Config) -> type[RuleBasedStateMachine]:

@@ -24,6 +24,7 @@ class SanJuan(Game):
     rulesets: ClassVar[dict[str, Any]] = RULESETS
     ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
     proofs_module: ClassVar[str | None] = "referee.san_juan.proofs"
+    property_adapter: ClassVar[str | None] = "properties.sj:SanJuanAdapter"
     doc_page: ClassVar[str | None] = "docs/san-juan.md"
     default_ruleset: ClassVar[str] = "1st edition"
 

@@ -1,9 +1,9 @@
-"""What the generic property suites need from a game, and the plumbing they share.
+"""What the generic property suites (``properties/``) need from a game, and the plumbing they share.
 
 A game joins every generic suite (playout bound, a legal action always exists, record replay, statement round trip,
-legal/illegal agreement, the stateful machine) by adding one ``GameAdapter`` subclass instance to ``ADAPTERS`` in
-``properties/adapters.py``. Every rule configuration of the game — each ruleset and each variant file shipped in
-``referee/variants/`` for that game — is tested; nothing else needs to change.
+legal/illegal agreement, the stateful machine) by naming one ``GameAdapter`` subclass in its ``property_adapter``
+("module:Class"); the suites find it through the game registry. Every rule configuration of the game — each ruleset
+and each variant shipped in the game's ``variants/`` folder — is tested; nothing else needs to change.
 """
 
 from __future__ import annotations
