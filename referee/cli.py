@@ -26,7 +26,7 @@ from referee.game import Game, GameState, option_docs
 from referee.record import GameRecord, iter_games
 from referee.registry import GAMES, find_game
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
-from referee.resources import DEFAULT_MAX_BYTES, USER_POLICY, ReadPolicy, ReadRefused
+from referee.resources import DEFAULT_MAX_BYTES, USER_POLICY, ReadPolicy, ReadRefused, read_limited
 from referee.variant import Variant, find_variant, registered_paths, registered_variants, resolve_options
 
 DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fedor", "Galina", "Hugo"]
@@ -272,15 +272,20 @@ class Baseline:
     def __init__(self, path: Path) -> None:
         self.rows: dict[tuple[str, int], dict[str, Any]] = {}
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise click.UsageError(f"{path}: cannot read the baseline ({exc})") from None
+            lines = read_limited(path, DEFAULT_MAX_BYTES).decode("utf-8").splitlines()
+        except ReadRefused as refused:
+            raise click.UsageError(f"{path}: cannot read the baseline ({refused.reason})") from None
+        except UnicodeDecodeError:
+            raise click.UsageError(f"{path}: the baseline is not UTF-8 text") from None
         for number, line in enumerate(lines, 1):
             try:
                 row = json.loads(line)
                 key = str(row.get("key") or Path(row["file"]).name)
-                self.rows[(key, int(row["index"]))] = row
-            except (ValueError, KeyError, TypeError, AttributeError):
+                index = row["index"]
+                if not isinstance(index, int) or isinstance(index, bool):
+                    raise TypeError(index)
+                self.rows[(key, index)] = row
+            except (ValueError, KeyError, TypeError, AttributeError, RecursionError, OverflowError):
                 raise click.UsageError(f"{path}:{number}: not a baseline line (make one with --save)") from None
         self.seen: set[tuple[str, int]] = set()
 

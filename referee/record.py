@@ -54,16 +54,25 @@ class GameRecord:
     envelope_error: RefereeError | None = None
 
     def tag(self, name: str, default: str | None = None) -> str | None:
-        for key, tag in self.tags.items():
-            if key.lower() == name.lower():
-                return tag.value
-        return default
+        found = self.tag_entry(name)
+        return found.value if found is not None else default
 
     def tag_entry(self, name: str) -> Tag | None:
-        for key, tag in self.tags.items():
-            if key.lower() == name.lower():
-                return tag
-        return None
+        """A tag by name, case-insensitive (tag names are compared without case)."""
+        found = self.tags.get(name)
+        if found is None and self.tags:
+            found = self._by_lower().get(name.lower())
+        return found
+
+    def add_tag(self, tag: Tag) -> None:
+        self.tags[tag.name] = tag
+        self._by_lower()[tag.name.lower()] = tag
+
+    def _by_lower(self) -> dict[str, Tag]:
+        index: dict[str, Tag] | None = self.__dict__.get("_lower")
+        if index is None:
+            index = self.__dict__["_lower"] = {name.lower(): tag for name, tag in self.tags.items()}
+        return index
 
     def tag_values(self) -> dict[str, str]:
         return {name: tag.value for name, tag in self.tags.items()}
@@ -186,7 +195,7 @@ def iter_games(text: str, file: str = "<string>") -> Iterator[GameRecord]:
                         f"the {tag.name} tag is given twice (first on line {current.tag_entry(tag.name).line})",
                         2,
                     ).at(number)
-                current.tags[tag.name] = tag
+                current.add_tag(tag)
             except RefereeError as error:
                 if current.envelope_error is None:
                     current.envelope_error = error
@@ -562,6 +571,22 @@ def card_lookup(words: list[Token], table: dict[str, str], thing: str = "card") 
         hint = f"; did you mean '{table[close[0]]}'?" if close else ""
         raise malformed(RecordCode.UNKNOWN_CARD, f"no {thing} called {excerpt(written)} in this game{hint}", column)
     return NameRef(canonical, column)
+
+
+MAX_DIGITS = 9  # a number in a record (a price, a count, a round, VP) has at most this many digits
+
+
+def number(token: Token | str, column: int | None = None) -> int:
+    """A whole number written in a record (an optional sign, then digits), or ``number-too-large`` (malformed) at
+    its column: no rule needs more than nine digits, and a 10,000-digit "price" must not cost a conversion."""
+    text = str(token).strip()
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        where = column if column is not None else getattr(token, "column", 1)
+        raise malformed(
+            RecordCode.NUMBER_TOO_LARGE, f"the number {excerpt(text)} has more than {MAX_DIGITS} digits", where
+        )
+    return int(text)
 
 
 def player_token(token: Token) -> NameRef:

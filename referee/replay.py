@@ -517,8 +517,7 @@ def _search(folder: Path, root: Path, seen: set[Path]) -> Iterator[RecordSource]
     except (OSError, RuntimeError) as exc:
         yield source(folder, f"the folder cannot be opened ({getattr(exc, 'strerror', None) or exc})")
         return
-    if real in seen:
-        yield source(folder, "a loop of symbolic links (this folder is already being searched)")
+    if real in seen:  # a link back to a folder being searched: its records are judged there, once
         return
     seen = seen | {real}
     try:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from lark import Token, Transformer
 
-from referee.record import NameRef, player_token
+from referee.record import NameRef, number, player_token
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class CommonStatements(Transformer):
         return player_token(children[0])
 
     def round(self, children: list[Token]) -> RoundMark:
-        return RoundMark(int(children[1]), children[0].column, children[1].column)
+        return RoundMark(number(children[1]), children[0].column, children[1].column)
 
     def final(self, children: list) -> FinalClaim:
         return FinalClaim(tuple(c for c in children if isinstance(c, FinalEntry)), children[0].column)
@@ -58,7 +58,7 @@ class CommonStatements(Transformer):
         return WinClaim(tuple(c for c in children if isinstance(c, NameRef)), children[0].column)
 
     def final_entry(self, children: list) -> FinalEntry:
-        return FinalEntry(children[0], int(children[1]), children[1].column)
+        return FinalEntry(children[0], number(children[1]), children[1].column)
 
 
 def final_text(claim: FinalClaim, reserved: frozenset[str] = frozenset()) -> str:

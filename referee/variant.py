@@ -52,6 +52,8 @@ def parse_variant(text: str, source: str, path: Path | None = None) -> Variant:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _bad(source, f"not valid TOML ({excerpt(str(exc), 120)})") from None
+    except RecursionError:
+        raise _bad(source, "not valid TOML (nested too deeply)") from None
     for key, value in data.items():
         wanted = TOP_LEVEL.get(key)
         if wanted is None:

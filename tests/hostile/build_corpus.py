@@ -199,7 +199,6 @@ BAD_VARIANTS_SP = {  # name -> (TOML text, expected code list)
     "table-empty": ('name = "x"\ngame = "saint-petersburg"\n[options]\nvariety_table = []\n', "bad-variant"),
     "table-int": ('name = "x"\ngame = "saint-petersburg"\n[options]\nvariety_table = 5\n', "bad-variant"),
     "zero-rubles-per-vp": ('name = "x"\ngame = "saint-petersburg"\n[options]\nrubles_per_vp = 0\n', "bad-variant"),
-    "zero-pub-vp-price": ('name = "x"\ngame = "saint-petersburg"\n[options]\npub_vp_price = 0\n', "bad-variant"),
     "not-utf8": (
         b'name = "x"\ngame = "saint-petersburg"\ndescription = "\xff\xfe"\n[options]\n',
         ["bad-variant", "unknown-variant"],
@@ -222,6 +221,8 @@ ODD_VARIANTS_SP = {
     "negative-table": 'name = "x"\ngame = "saint-petersburg"\n[options]\nvariety_table = [-5, -10]\n',
     "zero-first-deal": 'name = "x"\ngame = "saint-petersburg"\n[options]\nfirst_deal_per_player = 0\n',
     "edition-7": 'name = "x"\ngame = "saint-petersburg"\n[options]\nedition = 7\n',
+    # free Pub VP: a coherent house rule (referee prove --variant shows the broken "at least 1 ruble" property)
+    "zero-pub-vp-price": 'name = "x"\ngame = "saint-petersburg"\n[options]\npub_vp_price = 0\n',
 }
 BAD_VARIANTS_SJ = {
     "sj-ruleset-number": ('name = "x"\ngame = "san-juan"\nruleset = 1\n[options]\n', "bad-variant"),
@@ -421,7 +422,7 @@ def size_cases() -> list[Case]:
         "long-player-name",
         "a 20k-character player name, then a statement naming another player",
         f'[Game "Saint Petersburg"]\n[Players "{"A" * BIG}, Boris"]\n\nX: pass\n',
-        [err("malformed", None, 4)],
+        [err("malformed", "bad-players", 2)],  # player names have at most 64 characters (docs/security.md)
     )
     add(
         "long-result-tag",
@@ -635,13 +636,17 @@ SJ_KEYWORD_NAMES = [
     "Deal",
     "Tokens",
 ]
-QUOTED_NAMES = {
+# Names with invisible or control characters are refused in the Players tag (bad-players): a name shows in every
+# message about its player, so it must be printable (docs/security.md).
+INVISIBLE_NAMES = {
     "rtl-override": "\u202eanna",
     "zero-width-space": "An\u200bna",
     "zero-width-joiner": "An\u200dna",
     "bom-inside": "An\ufeffna",
-    "combining": "Ann\u0301a",
     "ansi-escape": "\x1b[2J\x1b[31mAnna",
+}
+QUOTED_NAMES = {
+    "combining": "Ann\u0301a",
     "space-and-dot": "Anna K.",
     "colon": "Anna: the first",
     "hash": "Anna #1",
@@ -681,21 +686,23 @@ def name_cases() -> list[Case]:
                 like={"source": SJ_FULL, "rename": {old: name}},
             )
         )
-    for label, name in QUOTED_NAMES.items():
+    for label, name in {**QUOTED_NAMES, **INVISIBLE_NAMES}.items():
         for path, full in ((SP_FULL, sp_full), (SJ_FULL, sj_full)):
             game = "sp" if "saint" in path else "sj"
             if '"' in name:
                 continue  # the Players tag cannot hold it unescaped; see below
             text = rename(full, "Anna", name, quote=True)
+            invisible = label in INVISIBLE_NAMES
             cases.append(
                 Case(
                     f"names/{game}-quoted-{label}.rec",
                     "names",
                     6,
-                    f"Anna renamed {name!r}, quoted in the body: judged as the original; messages escape it",
+                    f"Anna renamed {name!r}, quoted in the body: "
+                    + ("refused in the Players tag (not printable)" if invisible else "judged as the original"),
                     text.encode(),
-                    None,
-                    like={"source": path, "rename": {"Anna": name}},
+                    [err("malformed", "bad-players", line_of(text, "[Players"))] if invisible else None,
+                    like=None if invisible else {"source": path, "rename": {"Anna": name}},
                 )
             )
     return cases
@@ -754,7 +761,7 @@ def silent_cases() -> list[Case]:
     }
     for name, tags in dups.items():
         text = sp_opening(*tags)
-        line = line_of(text, tags[-1], start=3)
+        line = max(n for n, row in enumerate(lines(text), 1) if tags[-1] in row)  # the repeat
         cases.append(
             Case(
                 f"silent/{name}.rec",
@@ -1355,7 +1362,7 @@ RUNTIME: list[Runtime] = [
         4,
         "a 5 MB player name, then a statement by someone else",
         lambda: f'[Game "Saint Petersburg"]\n[Players "{"A" * MB5}, Boris"]\n\nX: pass\n'.encode(),
-        [err("malformed", None, 4)],
+        [err("malformed", "bad-players", 2)],
         memory=True,
     ),
     Runtime(
