@@ -27,7 +27,7 @@ from referee.record import GameRecord, iter_games
 from referee.registry import GAMES, find_game
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
 from referee.resources import DEFAULT_MAX_BYTES, USER_POLICY, ReadPolicy, ReadRefused, read_limited
-from referee.variant import Variant, find_variant, registered_paths, registered_variants, resolve_options
+from referee.variant import Variant, find_variant, registered_variants, resolve_options
 
 DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fedor", "Galina", "Hugo"]
 
@@ -630,11 +630,11 @@ def options(game_name: str | None) -> None:
         tags = ", ".join(f"[{tag}] sets {option}" for tag, option in game.tag_options.items())
         if tags:
             click.echo(f"  tags: {tags}")
-    if registered_paths():
+    shown = [v for v in registered_variants().values() if game_name is None or find_game(v.game) in games]
+    if shown:
         click.echo("registered variants:")
-        for variant in registered_variants().values():
-            if game_name is None or find_game(variant.game) in games:
-                click.echo(f"  {variant.name} ({variant.game}): {variant.description}")
+        for variant in shown:
+            click.echo(f"  {variant.name} ({variant.game}): {variant.description}")
 
 
 @main.command()
