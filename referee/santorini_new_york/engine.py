@@ -14,7 +14,7 @@ win that comes before an effect's moment is never held against that effect.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from referee.santorini_new_york.board import BoardMap, Geometry
@@ -90,10 +90,10 @@ class Act(NamedTuple):
     level: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Path:
+class Path(NamedTuple):
     """A (partial or complete) turn: its steps, the position they lead to, the if-possible effects it performed
-    (``tags``) and the effect moments it reached with their choice keys (``points``), and a win it makes."""
+    (``tags``) and the effect moments it reached with their choice keys (``points``), and a win it makes. (A named
+    tuple: turns are made by the thousand, and it is the cheapest immutable record.)"""
 
     acts: tuple[Act, ...]
     pos: Position
@@ -104,13 +104,14 @@ class Path:
     removed: int | None = None  # a worker the turn takes out of the game (Firefighter's rooftop)
 
     def then(self, act: Act, pos: Position, winner: int | None = None, win_kind: str | None = None) -> Path:
-        return replace(self, acts=(*self.acts, act), pos=pos, winner=winner, win_kind=win_kind)
+        return Path((*self.acts, act), pos, self.tags, self.points, winner, win_kind, self.removed)
 
     def tag(self, effect: str) -> Path:
-        return replace(self, tags=self.tags | {effect})
+        return Path(self.acts, self.pos, self.tags | {effect}, self.points, self.winner, self.win_kind, self.removed)
 
     def reach(self, effect: str, key: tuple) -> Path:
-        return replace(self, points=(*self.points, (effect, key)))
+        points = (*self.points, (effect, key))
+        return Path(self.acts, self.pos, self.tags, points, self.winner, self.win_kind, self.removed)
 
 
 @dataclass
@@ -169,9 +170,9 @@ class TurnContext:
         return p.then(Act(kind, frm, to), p.pos.moved(frm, to), owner if wins else None, "climb" if wins else None)
 
     @staticmethod
-    def force(p: Path, frm: int, to: int) -> Path:
+    def force(p: Path, frm: int, to: int, kind: str = "force") -> Path:
         """A forced move: any height, never a win."""
-        return p.then(Act("force", frm, to), p.pos.moved(frm, to))
+        return p.then(Act(kind, frm, to), p.pos.moved(frm, to))
 
     def build(self, p: Path, cell: int) -> Path | None:
         """A block or (on level 3) a rooftop; None when the supply has none left. An Engineer's rooftop wins for the

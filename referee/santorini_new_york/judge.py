@@ -145,7 +145,8 @@ def explain(t: TurnContext, pos: Position, written: list[Written], found: Match,
             SNYCode.STEP_ORDER, f"here the turn needs {kinds}, not {KIND_WORDS[w.kind]} ({card}: {clauses})", column
         )
     here = replay_acts(pos, found.sharing[0].acts[: found.index])
-    problem = basic_rule(t, here, found.sharing[0].acts[: found.index], w, found.token)
+    compel = any(act.kind == "compel" for act in following)
+    problem = basic_rule(t, here, found.sharing[0].acts[: found.index], w, found.token, compel)
     if problem is not None:
         kind, words = problem
         return Failure(kind, words, column)
@@ -163,10 +164,10 @@ def explain(t: TurnContext, pos: Position, written: list[Written], found: Match,
 
 
 def basic_rule(
-    t: TurnContext, pos: Position, before: tuple[Act, ...], w: Written, token: int
+    t: TurnContext, pos: Position, before: tuple[Act, ...], w: Written, token: int, compel: bool = False
 ) -> tuple[SNYCode, str] | None:
     """The basic rule (not the card's) a wrong square breaks, if any: off the board, no worker, occupied, too far,
-    too high."""
+    too high. ``compel``: the Night Guard's compelled move (an opponent's worker, written 'move') may come here."""
     from referee.santorini_new_york.professions import PROFESSIONS
 
     profession = PROFESSIONS[t.profession]
@@ -181,7 +182,7 @@ def basic_rule(
     if w.kind in ("move", "force") and index == 0:
         if cell not in pos.workers:
             return SNYCode.NO_WORKER, f"no worker stands on {name}"
-        if w.kind == "move" and pos.workers[cell] != t.seat and t.profession != "Night Guard":
+        if w.kind == "move" and pos.workers[cell] != t.seat and not compel:
             return SNYCode.NOT_YOUR_WORKER, f"the worker on {name} is not the player's own"
         return None
     occupant = occupied_by(pos, cell)
@@ -191,6 +192,8 @@ def basic_rule(
     if w.kind == "sky":
         if pos.height[cell] != 0:
             return SNYCode.SKYSCRAPER_SPACE, f"{name} is not at ground level (level {pos.height[cell]})"
+        if not any(t.geo.adjacent(own, cell) for own in pos.workers_of(t.seat)):
+            return SNYCode.NOT_ADJACENT, f"{name} is next to none of the player's workers"
         return None
     mover = last_own_move(before, t.seat, pos)
     if w.kind == "move" and w.cells[0] is not None and w.cells[0] in pos.workers:

@@ -210,7 +210,7 @@ def compelled_moves(t: TurnContext, p: Path, worker: int) -> Iterator[Path]:
             if t.climbs_ok(p.pos, worker, to):
                 yield t.move(p, worker, to, kind="compel")
         else:
-            yield t.force(p, worker, to)
+            yield t.force(p, worker, to, kind="compel")
 
 
 def night_guard_end(t: TurnContext, p: Path, at: int) -> Iterator[Path]:

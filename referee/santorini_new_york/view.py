@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.record import quote_player
+from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.cards import Card, card_order, card_text
+from referee.santorini_new_york.engine import Position
 from referee.santorini_new_york.hidden import DISCARD, CardError, hand, played
 
 if TYPE_CHECKING:
@@ -16,24 +18,59 @@ LETTERS = "ABCDEFGH"
 MAX_LISTED = 60
 
 
-def draw_board(state: SNYState) -> list[str]:
-    """The board, north up: each space is its level (0-3, or S for a skyscraper) then its occupant (a player's
-    letter, R for a rooftop); void cells are blank."""
-    board, pos = state.board, state.pos
+def draw_board(board: BoardMap, pos: Position) -> list[str]:
+    """The board, north up: each space is its level (0-3) then its occupant (a player's letter A, B, ..., R for a
+    rooftop, '.' for none); S is a skyscraper, ## a void cell. ``read_drawing`` reads it back."""
     lines = ["    " + " ".join(f"{chr(ord('a') + c):<2}" for c in range(board.width))]
     for row in range(board.height - 1, -1, -1):
         cells = []
         for column in range(board.width):
             cell = row * board.width + column
             if cell not in board.spaces:
-                cells.append("  ")
+                cells.append("##")
             elif cell in pos.sky:
                 cells.append("S ")
             else:
                 mark = LETTERS[pos.workers[cell]] if cell in pos.workers else ("R" if cell in pos.roof else ".")
                 cells.append(f"{pos.height[cell]}{mark}")
-        lines.append(f"{row + 1:>3} " + " ".join(cells))
+        lines.append(f"{row + 1:>3} " + " ".join(cells).rstrip())
     return lines
+
+
+def read_drawing(board: BoardMap, text: str) -> Position:
+    """A position drawn as ``draw_board`` draws it (the column-letter line and the row numbers may be left out):
+    rows north first, one token per cell — ``2`` or ``2.`` a level, ``1A`` a worker of the first player, ``3R`` a
+    rooftop, ``S`` a skyscraper, ``#``/``##`` a void cell. For tests, examples and docs."""
+    rows = []
+    for line in text.strip().splitlines():
+        tokens = line.split()
+        if not tokens or all(len(t) == 1 and t.isalpha() and t.islower() for t in tokens):
+            continue  # blank, or the column letters
+        if tokens[0].isdigit() and len(tokens) == board.width + 1:
+            tokens = tokens[1:]  # a row number
+        rows.append(tokens)
+    if len(rows) != board.height or any(len(row) != board.width for row in rows):
+        raise ValueError(f"a drawing of {board.name!r} has {board.height} rows of {board.width} cells")
+    pos = Position.empty(board)
+    for r, tokens in enumerate(rows):
+        row = board.height - 1 - r
+        for column, token in enumerate(tokens):
+            cell = row * board.width + column
+            if token.strip("#") == "" or cell not in board.spaces:
+                if token.strip("#") or cell in board.spaces:
+                    raise ValueError(f"{board.square(cell)}: {token!r} does not match the board's void cells")
+                continue
+            if token in ("S", "S."):
+                pos = pos.with_skyscraper(cell)
+                continue
+            for _ in range(int(token[0])):
+                pos = pos.built(cell)
+            mark = token[1:2]
+            if mark == "R":
+                pos = pos.built(cell)
+            elif mark and mark != ".":
+                pos = pos.with_worker(cell, LETTERS.index(mark))
+    return pos
 
 
 def hand_text(state: SNYState, seat: int) -> str:
@@ -65,7 +102,7 @@ def summary(state: SNYState) -> str:
         order = ", ".join(f"{state.players[s]} {card_text(state.played[s])}" for s in state.order)
         lines.append(f"played (turn order): {order}")
     lines.append(f"board {state.board.name} (level 0-3 then occupant; S skyscraper, R rooftop):")
-    lines += ["  " + line for line in draw_board(state)]
+    lines += ["  " + line for line in draw_board(state.board, state.pos)]
     for seat, name in enumerate(state.players):
         workers = " ".join(state.board.square(c) for c in state.pos.workers_of(seat)) or "none"
         status = " (out)" if seat in state.out else ""
