@@ -120,3 +120,61 @@ def test_a_drawing_must_match_the_board() -> None:
 
 def test_col_finds_tokens() -> None:
     assert col("Anna: move b2-c2; build c2", "c2", 2) == 25
+
+
+# ------------------------------------------------------------------------------------------------ whole records
+FIRST_DEAL = {
+    "Anna": "Engineer 1, Iron Worker 2, NYPD Officer 3, Subway Operator 4, Engineer 5",
+    "Boris": "Iron Worker 6, NYPD Officer 7, Subway Operator 8, Engineer 9, Iron Worker 10",
+}
+
+
+class Script:
+    """A record written line by line, each line judged as it is added; ``turns()`` writes every turn of the round
+    (the first legal turn, or a loss). ``text()`` is the record; ``mutated`` swaps one line for another."""
+
+    def __init__(self, players: tuple[str, ...] = ("Anna", "Boris"), tags: dict[str, str] | None = None) -> None:
+        from referee.record import split_games
+        from referee.replay import setup
+
+        self.head = {"Game": "Santorini: New York", "Players": ", ".join(players), "Board": "square-5x5"}
+        self.head.update(tags or {})
+        self.lines: list[str] = []
+        (record,) = split_games(self.text())
+        _, self.state, _ = setup(record)
+
+    def text(self, lines: list[str] | None = None) -> str:
+        from referee.record import write_record
+
+        return write_record(self.head, self.lines if lines is None else lines)
+
+    def add(self, *lines: str) -> Script:
+        for line in lines:
+            accept(self.state, line)
+            self.lines.append(line)
+        return self
+
+    def turns(self) -> Script:
+        while self.state.stage == TURNS:
+            self.add(self.state.legal_statements()[0])
+        return self
+
+    def line_of(self, text: str) -> int:
+        """The file line of the last body line that starts with ``text``."""
+        full = self.text().splitlines()
+        return max(i for i, line in enumerate(full, 1) if line.startswith(text))
+
+    def judged(self, *extra: str):
+        from referee.replay import check_text
+
+        (report,) = check_text(self.text([*self.lines, *extra]))
+        return report
+
+    def last_line(self) -> int:
+        return len(self.text().splitlines())
+
+
+def two_player_opening() -> Script:
+    return Script().add(
+        "place: Anna b2 d4, Boris d2 b4", f"hand Anna: {FIRST_DEAL['Anna']}", f"hand Boris: {FIRST_DEAL['Boris']}"
+    )
