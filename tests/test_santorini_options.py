@@ -56,13 +56,17 @@ def test_d3_the_player_chooses_the_lost_worker_or_a_trapped_one_goes() -> None:
 
 
 def test_numbers_tie_break_by_seat_when_the_option_allows_equal_numbers(tmp_path: Path) -> None:
-    clash = "name = 'clash'\n[cards]\nEngineer = [1, 2, 3, 4, 5, 6]\n'Iron Worker' = [1, 2]\n'NYPD Officer' = [7]\n'Subway Operator' = [8]\n"
+    clash = (
+        "name = 'clash'\n[cards]\nEngineer = [1, 2, 3, 4, 5, 6]\n'Iron Worker' = [1, 2]\n'NYPD Officer' = [7]\n"
+        "'Subway Operator' = [8]\n"
+    )
     (tmp_path / "clash.toml").write_text(clash, encoding="utf-8")
     variant = tmp_path / "ties.toml"
     variant.write_text('name = "ties"\ngame = "santorini-new-york"\n[options]\nunique_numbers = false\n')
     head = '[Game "Santorini: New York"]\n[Players "Anna, Boris"]\n[Board "square-5x5"]\n[DeckList "clash.toml"]\n'
     body = (
-        "place: Anna b2 d4, Boris d2 b4\nhand Anna: Engineer 1, Engineer 3, Engineer 5, Iron Worker 2, Subway Operator 8\n"
+        "place: Anna b2 d4, Boris d2 b4\n"
+        "hand Anna: Engineer 1, Engineer 3, Engineer 5, Iron Worker 2, Subway Operator 8\n"
         "hand Boris: Iron Worker 1, Engineer 2, Engineer 4, Engineer 6, NYPD Officer 7\n"
         "play: Anna Engineer 1, Boris Iron Worker 1\n"
     )
