@@ -134,3 +134,12 @@ def test_deck_list_numbers_may_repeat_across_professions_of_one_kind() -> None:
     listed = load_deck_list("name = 'x'\n[cards]\n'Iron Worker' = [2]\n'Foreman' = [2]\n")
     assert listed.numbers == {"Iron Worker": (2,), "Foreman": (2,)}
     assert isinstance(SantoriniNewYork.new_state(["A", "B"], SNYOptions()), SNYState)
+
+
+def test_every_profession_clause_and_error_code_is_in_the_docs() -> None:
+    from referee.santorini_new_york.codes import SNYCode
+    from referee.santorini_new_york.professions import PROFESSIONS
+
+    doc = (Path(__file__).parent.parent / "docs" / "santorini-new-york.md").read_text(encoding="utf-8")
+    assert [c for p in PROFESSIONS.values() for c in p.clauses if c not in doc] == []
+    assert [k.code for k in SNYCode if f"`{k.code}`" not in doc] == []

@@ -79,8 +79,8 @@ class SNYOptions:
     )
     reporter_chooses_direction: bool = opt(
         True,
-        "[D10] The Reporter chooses north or south; false: the worker is pushed away from the reporter (either way "
-        "only when they stand in the same row).",
+        "[D10] The Reporter chooses north or south; false: the worker is pushed away from the reporter (north when "
+        "it stands in a row north of the reporter's, south when south; either way when in the same row).",
     )
     subway_too_high_closes: bool = opt(
         True,
@@ -89,7 +89,8 @@ class SNYOptions:
     )
     tour_bus_any_space: bool = opt(
         True,
-        "[D11] Tour Bus Driver: any qualifying space along the line; false: only the first qualifying space.",
+        "[D11] Tour Bus Driver: any qualifying space along the line; false: only the first unoccupied space next "
+        "to a skyscraper along the line (closed if it is too high).",
     )
     eliminated_hand_to_discard: bool = opt(
         True, "[D12] An eliminated player's hand goes to the discard pile; false: it leaves the game."
