@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from properties.harness import Config, GameAdapter
 from properties.sj import SanJuanAdapter
+from properties.sny import SantoriniNewYorkAdapter
 from properties.sp import SaintPetersburgAdapter
 
-ADAPTERS: list[GameAdapter] = [SaintPetersburgAdapter(), SanJuanAdapter()]
+ADAPTERS: list[GameAdapter] = [SaintPetersburgAdapter(), SanJuanAdapter(), SantoriniNewYorkAdapter()]
 
 
 def cases(prop: str | None = None) -> list[tuple[GameAdapter, Config]]:

@@ -120,6 +120,22 @@ class SNYState(GameState):
             missing.append("the Tour Bus Driver's skyscraper is not placed")
         return missing
 
+    def skyscraper_problem(self, cell: int) -> tuple[SNYCode, str] | None:
+        """Why the setup skyscraper may not go on a space (None: it may)."""
+        square = self.board.square(cell)
+        if self.pos.occupied(cell):
+            return SNYCode.SKYSCRAPER_SPACE, f"{square} is occupied"
+        if not self.supply.has_skyscraper(self.pos):
+            return SNYCode.NO_PIECES, "no skyscraper is left in the supply"
+        free = len(self.free_pairs(self.pos.with_skyscraper(cell)))
+        to_place = len(self.players) - len(self.pairs)
+        if self.options.setup_skyscraper_keeps_pairs and free < to_place:
+            return (
+                SNYCode.SKYSCRAPER_BLOCKS_START,
+                f"{square} would leave {free} free starting pairs for {to_place} players to place",
+            )
+        return None
+
     def free_pairs(self, pos: Position) -> list[int]:
         taken = set(self.pairs.values())
         return [
@@ -202,19 +218,10 @@ class SNYState(GameState):
         if self.setup_skyscraper is not None:
             raise self.fail(SNYCode.SKYSCRAPER_SETUP, "the setup skyscraper is placed already", st.column)
         cell = self.space(st.square)
-        if self.pos.occupied(cell):
-            raise self.fail(SNYCode.SKYSCRAPER_SPACE, f"{st.square.name} is occupied", st.square.column)
-        if not self.supply.has_skyscraper(self.pos):
-            raise self.fail(SNYCode.NO_PIECES, "no skyscraper is left in the supply", st.square.column)
+        problem = self.skyscraper_problem(cell)
+        if problem is not None:
+            raise self.fail(problem[0], problem[1], st.square.column)
         after = self.pos.with_skyscraper(cell)
-        to_place = len(self.players) - len(self.pairs)
-        if self.options.setup_skyscraper_keeps_pairs and len(self.free_pairs(after)) < to_place:
-            raise self.fail(
-                SNYCode.SKYSCRAPER_BLOCKS_START,
-                f"{st.square.name} would leave {len(self.free_pairs(after))} free starting pairs for {to_place} "
-                "players to place",
-                st.square.column,
-            )
         self.pos, self.setup_skyscraper = after, cell
 
     # ------------------------------------------------------------------------------------------------ cards

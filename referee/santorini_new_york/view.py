@@ -146,7 +146,7 @@ def setup_statements(state: SNYState) -> list[str]:
                 first, second = (state.board.square(c) for c in state.board.starts[number])
                 out.append(f"place: {quote_player(name)} {first} {second}")
     if state.needs_skyscraper and state.setup_skyscraper is None:
-        spaces = [c for c in sorted(state.board.spaces) if not state.pos.occupied(c)]
+        spaces = [c for c in sorted(state.board.spaces) if state.skyscraper_problem(c) is None]
         out += [f"skyscraper: {state.board.square(c)}" for c in spaces[:10]]
     for seat, name in enumerate(state.players):
         if seat not in state.dealt:
