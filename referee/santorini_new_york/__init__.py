@@ -57,7 +57,7 @@ class SantoriniNewYork(Game):
         try:
             deck = check_deck(options.deck, deck_list, options.unique_numbers)
         except DataError as problem:
-            raise _setup_error(context, "Deck", SNYCode.BAD_DECK, f"the deck: {problem}") from None
+            raise _setup_error(context, "Deck", SNYCode.BAD_DECK, f"the Deck tag: {problem}") from None
         _check_fit(players, options, board, deck_list, deck, context)
         return SNYState(players, options, board, deck_list, deck)
 

@@ -133,7 +133,7 @@ def check_deck(names: tuple[str, ...], deck_list: DeckList, unique_numbers: bool
         if len(members) != 1:
             what = "the Engineer" if kind == ENGINEER else f"exactly one {kind}"
             got = ", ".join(members) or "none"
-            raise DataError(f"the deck holds {what} (got {got}); e.g. {', '.join(FIRST_GAME_DECK)}")
+            raise DataError(f"a deck holds {what} (got {got}); e.g. {', '.join(FIRST_GAME_DECK)}")
     deck = tuple(by_kind[kind][0] for kind in KINDS)
     missing = [profession for profession in deck if profession not in deck_list.numbers]
     if missing:

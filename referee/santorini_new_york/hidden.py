@@ -30,11 +30,13 @@ def played(seat: int) -> str:
 
 
 class CardError(Exception):
-    """A card that cannot be taken from where a statement takes it; ``reason`` says why, for people."""
+    """A card that cannot be taken from where a statement takes it; ``reason`` says why, for people, and ``where``
+    is the place it is known to be in, if any (the state names it in words)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, where: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.where = where
 
 
 class CardTracker:
@@ -93,7 +95,7 @@ class CardTracker:
             self.known[card] = to
             return
         if where is not None:
-            raise CardError(f"it is known to be elsewhere ({where})")
+            raise CardError("it is known to be elsewhere", where)
         groups = [key for key in self.slots if key[0] == place and card in key[1]]
         if not groups:
             raise CardError("it cannot be there")

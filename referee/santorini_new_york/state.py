@@ -143,6 +143,21 @@ class SNYState(GameState):
         ]
 
     # ------------------------------------------------------------------------------------------------ helpers
+    def card_problem(self, error: CardError) -> str:
+        """Why a card cannot be where a statement takes it, in words."""
+        if error.where is None:
+            return error.reason
+        kind, _, seat = error.where.partition(" ")
+        name = self.players[int(seat)] if seat else ""
+        where = {
+            "hand": f"in {name}'s hand",
+            "played": f"played by {name} this round",
+            DISCARD: "in the discard pile",
+            OUT: "out of the game",
+            DECK: "in the deck",
+        }[kind]
+        return f"it is {where}"
+
     def space(self, square: Square) -> int:
         cell = self.board.cell(square.name)
         if not self.board.is_space(cell):
@@ -242,7 +257,9 @@ class SNYState(GameState):
                 name = "a card" if ref.unknown else card_text(card)
                 where = "the deck" if source == DECK else "the discard pile"
                 raise self.fail(
-                    SNYCode.CARD_UNAVAILABLE, f"{name} cannot be dealt from {where}: {error.reason}", ref.column
+                    SNYCode.CARD_UNAVAILABLE,
+                    f"{name} cannot be dealt from {where}: {self.card_problem(error)}",
+                    ref.column,
                 ) from None
         if len(st.cards) < count:
             raise self.fail(SNYCode.HAND_SIZE, f"{what} is {count} cards, not {len(st.cards)}", st.column)
@@ -302,7 +319,7 @@ class SNYState(GameState):
             except CardError as error:
                 raise self.fail(
                     SNYCode.NOT_IN_HAND,
-                    f"{card_text(card)} is not in {entry.player.name}'s hand: {error.reason}",
+                    f"{card_text(card)} is not in {entry.player.name}'s hand: {self.card_problem(error)}",
                     entry.card.column,
                 ) from None
             cards[seat] = card
