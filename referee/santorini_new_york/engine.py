@@ -59,8 +59,9 @@ class Position:
     def built(self, cell: int) -> Position:
         if self.height[cell] == 3:
             return Position(self.height, self.roof | {cell}, self.sky, self.workers)
-        height = (*self.height[:cell], self.height[cell] + 1, *self.height[cell + 1 :])
-        return Position(height, self.roof, self.sky, self.workers)
+        height = list(self.height)
+        height[cell] += 1
+        return Position(tuple(height), self.roof, self.sky, self.workers)
 
     def with_skyscraper(self, cell: int) -> Position:
         return Position(self.height, self.roof, self.sky | {cell}, self.workers)
@@ -121,11 +122,14 @@ class Supply:
     blocks: tuple[int, int, int] = (0, 0, 0)
     rooftops: int = 0
     skyscrapers: int = 0
+    finite: bool = False  # some block or rooftop count is limited (checked before counting pieces)
 
     @classmethod
     def of(cls, options: SNYOptions) -> Supply:
         blocks = (options.supply_blocks_1, options.supply_blocks_2, options.supply_blocks_3)
-        return cls(blocks, options.supply_rooftops, options.supply_skyscrapers)
+        return cls(
+            blocks, options.supply_rooftops, options.supply_skyscrapers, any(blocks) or options.supply_rooftops > 0
+        )
 
     def has(self, pos: Position, level: int) -> bool:
         limit = self.rooftops if level == ROOF else self.blocks[level - 1]
@@ -178,7 +182,7 @@ class TurnContext:
         """A block or (on level 3) a rooftop; None when the supply has none left. An Engineer's rooftop wins for the
         Statue holder."""
         level = p.pos.level_after_build(cell)
-        if not self.supply.has(p.pos, level):
+        if self.supply.finite and not self.supply.has(p.pos, level):
             return None
         wins = level == ROOF and self.profession == "Engineer" and self.seat == self.holder
         return p.then(
@@ -239,14 +243,12 @@ def settle(paths: Iterator[Path], scopes: dict[str, str]) -> list[Path]:
     anywhere in the turn) is required of every turn that reaches that moment. Equal step sequences are one turn."""
     candidates = list(paths)
 
-    def scoped(effect: str, key: tuple) -> tuple[str, tuple]:
-        return (effect, key if scopes.get(effect, "moment") == "moment" else ())
-
-    required = {scoped(e, k) for p in candidates for e, k in p.points if e in p.tags}
+    whole = {effect for effect, scope in scopes.items() if scope == "turn"}
+    required = {(e, () if e in whole else k) for p in candidates if p.tags for e, k in p.points if e in p.tags}
     legal: list[Path] = []
     seen: set[tuple[Act, ...]] = set()
     for p in candidates:
-        if any(scoped(e, k) in required and e not in p.tags for e, k in p.points):
+        if required and any((e, () if e in whole else k) in required and e not in p.tags for e, k in p.points):
             continue
         if p.acts not in seen:
             seen.add(p.acts)
