@@ -9,12 +9,14 @@ card's requirement, quoted from its clauses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.codes import SNYCode
 from referee.santorini_new_york.engine import ROOF, Act, Path, Position, TurnContext, replay_acts
 from referee.santorini_new_york.notation import BuildStep, ForceStep, MoveStep, Step
+from referee.santorini_new_york.professions import PROFESSIONS
 
 LEVEL_WORDS = {1: "level 1", 2: "level 2", 3: "level 3", ROOF: "a rooftop"}
 KIND_WORDS = {
@@ -168,8 +170,6 @@ def basic_rule(
 ) -> tuple[SNYCode, str] | None:
     """The basic rule (not the card's) a wrong square breaks, if any: off the board, no worker, occupied, too far,
     too high. ``compel``: the Night Guard's compelled move (an opponent's worker, written 'move') may come here."""
-    from referee.santorini_new_york.professions import PROFESSIONS
-
     profession = PROFESSIONS[t.profession]
     board = t.geo.board
     index = token - 1
@@ -230,12 +230,10 @@ def last_own_move(before: tuple[Act, ...], seat: int, pos: Position) -> int | No
 
 
 def profession_clauses(name: str) -> tuple[str, ...]:
-    from referee.santorini_new_york.professions import PROFESSIONS
-
     return PROFESSIONS[name].clauses
 
 
-def describe_act(act: Act, square) -> str:
+def describe_act(act: Act, square: Callable[[int], str]) -> str:
     if act.kind == "build":
         return f"build {square(act.a)}"
     if act.kind == "sky":
@@ -244,7 +242,7 @@ def describe_act(act: Act, square) -> str:
     return f"{verb} {square(act.a)}-{square(act.b)}"
 
 
-def turn_text(acts: tuple[Act, ...], square) -> str:
+def turn_text(acts: tuple[Act, ...], square: Callable[[int], str]) -> str:
     """The steps of a turn as the record writes them: consecutive builds joined ('build a, b'), the compelled move
     written 'force'."""
     parts: list[str] = []

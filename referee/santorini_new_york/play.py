@@ -39,6 +39,7 @@ from referee.santorini_new_york.notation import (
     statement_text,
 )
 from referee.santorini_new_york.options import SNYOptions
+from referee.santorini_new_york.setup import make_state
 from referee.santorini_new_york.state import OVER, REVEAL, SNYState
 
 HIDE = 0.12  # chance that a dealt card is written '?'
@@ -60,10 +61,8 @@ def options_from_tags(options: SNYOptions, tags: dict[str, str]) -> SNYOptions:
 
 class Generator:
     def __init__(self, players: list[str], rng: random.Random, options: SNYOptions) -> None:
-        from referee.santorini_new_york import SantoriniNewYork
-
         self.players, self.rng, self.options = players, rng, options
-        self.state: SNYState = SantoriniNewYork.new_state(players, options)
+        self.state: SNYState = make_state(players, options)
         deck = sorted(self.state.tracker.cards, key=card_order)
         rng.shuffle(deck)
         self.deck = deck

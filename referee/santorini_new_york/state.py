@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from referee.errors import RecordCode, malformed
 from referee.game import GameState, Outcome
-from referee.record import NameRef
+from referee.record import NameRef, quote_player
 from referee.santorini_new_york import view
 from referee.santorini_new_york.board import BoardMap, Geometry
 from referee.santorini_new_york.cards import Card, DeckList, card_text, deck_cards
@@ -366,8 +366,6 @@ class SNYState(GameState):
         self._finish_turn(seat, found.turn)
 
     def turn_line(self, seat: int, turn: Path) -> str:
-        from referee.record import quote_player
-
         return f"{quote_player(self.players[seat])}: {turn_text(turn.acts, self.board.square)}"
 
     def _finish_turn(self, seat: int, turn: Path) -> None:

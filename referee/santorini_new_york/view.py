@@ -9,7 +9,7 @@ from referee.record import quote_player
 from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.cards import Card, card_order, card_text
 from referee.santorini_new_york.engine import Position
-from referee.santorini_new_york.hidden import DISCARD, CardError, hand, played
+from referee.santorini_new_york.hidden import DECK, DISCARD, CardError, hand, played
 
 if TYPE_CHECKING:
     from referee.santorini_new_york.state import SNYState
@@ -171,9 +171,7 @@ def reveals(state: SNYState, limit: int = 8) -> list[str]:
     out: list[str] = []
     for start in range(max((len(cards) for cards in options.values()), default=0)):
         tracker = state.tracker.copy()
-        if not state.tracker.count(hand(seats[0])) and state.stage == "setup":
-            return out
-        tracker.move_all("deck", DISCARD)
+        tracker.move_all(DECK, DISCARD)  # at the first reveal the cards not dealt join the discard pile
         chosen = []
         try:
             for seat in seats:
