@@ -46,6 +46,10 @@ class CardRef:
     def unknown(self) -> bool:
         return self.profession is None
 
+    @property
+    def end_column(self) -> int:
+        return self.column + 1 if self.profession is None else self.number_column + len(str(self.number))
+
 
 # --- game statements ------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
@@ -71,6 +75,7 @@ class HandDeal:
     player: NameRef
     cards: tuple[CardRef, ...]
     column: int
+    end_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,16 +187,15 @@ class StatementBuilder(CommonStatements):
         return SetupSkyscraper(children[1], children[0].column)
 
     def hand(self, children: list) -> HandDeal:
-        return HandDeal(children[1], tuple(children[2:]), children[0].column)
+        cards = tuple(children[2:])
+        return HandDeal(children[1], cards, children[0].column, cards[-1].end_column)
 
     def play_entry(self, children: list) -> PlayEntry:
         return PlayEntry(children[0], children[1])
 
     def play(self, children: list) -> Reveal:
         entries = tuple(children[1:])
-        last = entries[-1].card
-        end = last.number_column + len(str(last.number))
-        return Reveal(entries, children[0].column, end)
+        return Reveal(entries, children[0].column, entries[-1].card.end_column)
 
     # turns
     def actor(self, children: list) -> TurnLine | LossLine:

@@ -262,7 +262,9 @@ class SNYState(GameState):
                     ref.column,
                 ) from None
         if len(st.cards) < count:
-            raise self.fail(SNYCode.HAND_SIZE, f"{what} is {count} cards, not {len(st.cards)}", st.column)
+            raise self.fail(
+                SNYCode.HAND_SIZE, f"{what} is {count} cards, not {len(st.cards)}", st.end_column or st.column
+            )
         self.tracker = tracker
         if self.stage == SETUP:
             self.dealt.add(seat)
