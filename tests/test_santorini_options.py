@@ -50,7 +50,9 @@ def test_d3_the_player_chooses_the_lost_worker_or_a_trapped_one_goes() -> None:
     state = scenario(LOSS, "Iron Worker")
     assert legal(state) == {"Anna: loses b2", "Anna: loses e1"}
     accept(scenario(LOSS, "Iron Worker"), "Anna: loses e1")
-    code, _ = reject(scenario(LOSS, "Iron Worker", loss_player_chooses=False), "Anna: loses e1")
+    trapped_only = scenario(LOSS, "Iron Worker", loss_player_chooses=False)
+    assert legal(trapped_only) == {"Anna: loses b2"}
+    code, _ = reject(trapped_only, "Anna: loses e1")
     assert code == "sny-loss-worker"
     accept(scenario(LOSS, "Iron Worker", loss_player_chooses=False), "Anna: loses b2")
 

@@ -153,7 +153,7 @@ def explain(t: TurnContext, pos: Position, written: list[Written], found: Match,
         kind, words = problem
         return Failure(kind, words, column)
     if w.kind == "build" and found.token == 2:
-        level = next(act.level for act in following if act.a == w.cells[0])
+        level = next(act.level for act in following if act.kind == "build" and act.a == w.cells[0])
         claimed = LEVEL_WORDS.get(w.claim or 0, f"level {w.claim}")
         return Failure(
             SNYCode.BUILD_CLAIM, f"the build on {w.squares[0]} reaches {LEVEL_WORDS[level]}, not {claimed}", column

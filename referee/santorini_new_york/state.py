@@ -109,6 +109,16 @@ class SNYState(GameState):
             self._legal = (key, legal_turns(self.context(seat), self.pos))
         return self._legal[1]
 
+    def losable_workers(self, seat: int) -> list[int]:
+        """The workers a player who must lose one may remove: either ([D3]); with loss_player_chooses off, one that
+        cannot move at all when there is one."""
+        workers = self.pos.workers_of(seat)
+        if self.options.loss_player_chooses:
+            return workers
+        start = Path((), self.pos)
+        trapped = [w for w in workers if not any(plain_moves(self.context(seat), start, w))]
+        return trapped or workers
+
     def refill_count(self) -> int:
         """Cards each player still in is dealt at the refill under way."""
         return self.refill_cards
@@ -399,11 +409,9 @@ class SNYState(GameState):
             raise self.fail(
                 SNYCode.NOT_YOUR_WORKER, f"the worker on {st.square.name} is not {st.player.name}'s", st.square.column
             )
-        trapped = [
-            w for w in self.pos.workers_of(seat) if not any(plain_moves(self.context(seat), Path((), self.pos), w))
-        ]
-        if not self.options.loss_player_chooses and trapped and cell not in trapped:
-            names = ", ".join(self.board.square(w) for w in trapped)
+        losable = self.losable_workers(seat)
+        if cell not in losable:
+            names = ", ".join(self.board.square(w) for w in losable)
             raise self.fail(SNYCode.LOSS_WORKER, f"the worker that cannot move is lost: {names}", st.square.column)
         self.pos = self.pos.without_worker(cell)
         if not self.pos.workers_of(seat):

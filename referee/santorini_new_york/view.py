@@ -122,7 +122,7 @@ def legal_statements(state: SNYState) -> list[str]:
         if not turns:
             return [
                 f"{quote_player(state.players[seat])}: loses {state.board.square(w)}"
-                for w in state.pos.workers_of(seat)
+                for w in state.losable_workers(seat)
             ]
         return [state.turn_line(seat, turn) for turn in turns[:MAX_LISTED]]
     if state.stage == SETUP:
