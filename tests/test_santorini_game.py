@@ -315,3 +315,14 @@ def test_every_player_count_sets_up(players: int) -> None:
     for name in names:
         script.add(f"hand {name}: ?, ?, ?, ?, ?")
     assert script.state.tracker.count("deck") == 25 - 5 * players
+
+
+def test_the_refill_period_and_size_are_options() -> None:
+    script = two_player_opening()
+    script.state.options = dataclasses.replace(script.state.options, refill_period=2, refill_size=3)
+    for anna, boris in ROUNDS[:2]:
+        script.add(f"play: Anna {anna}, Boris {boris}").turns()
+    assert script.state.refill_due == {0, 1} and script.state.refill_count() == 3
+    assert reject(script.state, "hand Anna: ?, ?, ?, ?")[0] == "sny-hand-size"
+    script.add("hand Anna: ?, ?, ?", "hand Boris: ?, ?, ?")
+    assert script.state.tracker.count(hand(0)) == 6
