@@ -88,9 +88,6 @@ class DeckList:
     description: str
     numbers: dict[str, tuple[int, ...]]
 
-    def __hash__(self) -> int:
-        return hash((self.name, tuple(sorted(self.numbers.items()))))
-
 
 def load_deck_list(text: str) -> DeckList:
     """Read and check a deck-list file; raise DataError saying what is wrong."""

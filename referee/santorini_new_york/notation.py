@@ -16,9 +16,7 @@ from lark import Token
 from referee.errors import RecordCode
 from referee.record import LineParser, NameRef, SyntaxExample, card_lookup, quote_player
 from referee.santorini_new_york.cards import NAME_TABLE
-from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text
-
-__all__ = ["FinalClaim", "FinalEntry", "RoundMark", "WinClaim"]  # the game's statements in one place
+from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
 
 ROOF_CLAIM = 4  # a claim '=roof' (engine.ROOF)
 

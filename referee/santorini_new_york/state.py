@@ -482,4 +482,4 @@ class SNYState(GameState):
         )
 
 
-__all__ = ["OUT", "OVER", "REVEAL", "SETUP", "TURNS", "SNYState"]
+__all__ = ["OVER", "REVEAL", "SETUP", "TURNS", "SNYState"]
