@@ -1,0 +1,47 @@
+"""Santorini: New York (Roxley, 2020; 2-5 players): the board and the card numbers are data files the record's tags
+name (``Board``, ``DeckList``), the four professions in play a tag too (``Deck``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from referee.game import Game, SetupContext
+from referee.record import LineParser
+from referee.santorini_new_york import notation
+from referee.santorini_new_york.codes import SNYCode, SNYTermination
+from referee.santorini_new_york.options import RULESET_ALIASES, RULESETS, SNYOptions
+from referee.santorini_new_york.play import play_record
+from referee.santorini_new_york.setup import make_state
+from referee.santorini_new_york.state import SNYState
+
+
+class SantoriniNewYork(Game):
+    id: ClassVar[str] = "santorini-new-york"
+    title: ClassVar[str] = "Santorini: New York"
+    aliases: ClassVar[tuple[str, ...]] = ("Santorini New York", "Santorini NY", "Santorini: NY", "SantoriniNY")
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    options_type: ClassVar[type] = SNYOptions
+    rulesets: ClassVar[dict[str, Any]] = RULESETS
+    ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
+    default_ruleset: ClassVar[str] = "standard"
+    property_adapter: ClassVar[str | None] = "properties.sny:SantoriniNewYorkAdapter"
+    doc_page: ClassVar[str | None] = "docs/santorini-new-york.md"
+    tag_options: ClassVar[dict[str, str]] = {"Board": "board", "DeckList": "deck_list", "Deck": "deck"}
+    reserved_words: ClassVar[frozenset[str]] = notation.RESERVED_WORDS
+
+    @classmethod
+    def make_parser(cls) -> LineParser:
+        return notation.make_parser()
+
+    @classmethod
+    def new_state(cls, players: list[str], options: SNYOptions, context: SetupContext | None = None) -> SNYState:
+        return make_state(players, options, context)
+
+    @classmethod
+    def play(cls, players: list[str], rng: random.Random, options: SNYOptions, tags: dict[str, str]) -> str:
+        return play_record(players, rng, options, tags)
+
+
+__all__ = ["SNYCode", "SNYOptions", "SNYState", "SNYTermination", "SantoriniNewYork"]

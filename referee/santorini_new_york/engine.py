@@ -1,0 +1,268 @@
+"""The turn engine: the position, the steps of a turn, and every legal complete turn of a played card.
+
+One rule, one place: a profession (``professions.py``) enumerates its *candidate* turns as step sequences from the
+shared pieces here (a move, a build, a forced move); each "if possible" effect marks the turns that perform it
+(``tags``) and the turns that reach the moment where it would happen (``points``). ``settle`` then keeps, wherever
+some complete turn performs a required effect, only the turns that do — the [D2] reading of "if possible". The same
+list of legal turns judges a record line, gives the error column, lists the legal alternatives and feeds the
+generator.
+
+A winning step ends the turn at once (ruling 2): the enumeration stops a path there, so nothing may follow it, and a
+win that comes before an effect's moment is never held against that effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from referee.santorini_new_york.board import BoardMap, Geometry
+from referee.santorini_new_york.options import SNYOptions
+
+ROOF = 4  # the level a build reaches when it puts a rooftop on a level-3 building
+
+
+class Position:
+    """Heights, rooftops, skyscrapers and workers; immutable (every change makes a new one), so turns can share it."""
+
+    __slots__ = ("height", "roof", "sky", "workers")
+
+    def __init__(self, height: tuple[int, ...], roof: frozenset[int], sky: frozenset[int], workers: dict[int, int]):
+        self.height = height
+        self.roof = roof
+        self.sky = sky
+        self.workers = workers  # cell -> seat; never changed in place
+
+    @classmethod
+    def empty(cls, board: BoardMap) -> Position:
+        return cls((0,) * (board.width * board.height), frozenset(), frozenset(), {})
+
+    def key(self) -> tuple:
+        return (self.height, tuple(sorted(self.roof)), tuple(sorted(self.sky)), tuple(sorted(self.workers.items())))
+
+    def occupied(self, cell: int) -> bool:
+        """A worker, a skyscraper or a rooftop makes a space occupied."""
+        return cell in self.workers or cell in self.sky or cell in self.roof
+
+    def level_after_build(self, cell: int) -> int:
+        return ROOF if self.height[cell] == 3 else self.height[cell] + 1
+
+    def workers_of(self, seat: int) -> list[int]:
+        return sorted(cell for cell, owner in self.workers.items() if owner == seat)
+
+    def moved(self, frm: int, to: int) -> Position:
+        workers = dict(self.workers)
+        workers[to] = workers.pop(frm)
+        return Position(self.height, self.roof, self.sky, workers)
+
+    def built(self, cell: int) -> Position:
+        if self.height[cell] == 3:
+            return Position(self.height, self.roof | {cell}, self.sky, self.workers)
+        height = list(self.height)
+        height[cell] += 1
+        return Position(tuple(height), self.roof, self.sky, self.workers)
+
+    def with_skyscraper(self, cell: int) -> Position:
+        return Position(self.height, self.roof, self.sky | {cell}, self.workers)
+
+    def with_worker(self, cell: int, seat: int) -> Position:
+        return Position(self.height, self.roof, self.sky, {**self.workers, cell: seat})
+
+    def without_worker(self, cell: int) -> Position:
+        workers = dict(self.workers)
+        del workers[cell]
+        return Position(self.height, self.roof, self.sky, workers)
+
+    def pieces_used(self, level: int) -> int:
+        """Pieces of one kind on the board: blocks of level 1-3, rooftops (ROOF)."""
+        if level == ROOF:
+            return len(self.roof)
+        return sum(1 for h in self.height if h >= level)
+
+
+class Act(NamedTuple):
+    """One step of a turn. kind: 'move' (the turn's own worker), 'force' (a forced move), 'compel' (the Night
+    Guard's compelled move, written 'force' or 'move'), 'build' (``level`` reached; ROOF for a rooftop), 'sky'."""
+
+    kind: str
+    a: int
+    b: int
+    level: int = 0
+
+
+class Path(NamedTuple):
+    """A (partial or complete) turn: its steps, the position they lead to, the if-possible effects it performed
+    (``tags``) and the effect moments it reached with their choice keys (``points``), and a win it makes. (A named
+    tuple: turns are made by the thousand, and it is the cheapest immutable record.)"""
+
+    acts: tuple[Act, ...]
+    pos: Position
+    tags: frozenset[str] = frozenset()
+    points: tuple[tuple[str, tuple], ...] = ()
+    winner: int | None = None
+    win_kind: str | None = None  # 'climb' | 'engineer-rooftop'
+    removed: int | None = None  # a worker the turn takes out of the game (Firefighter's rooftop)
+
+    def then(self, act: Act, pos: Position, winner: int | None = None, win_kind: str | None = None) -> Path:
+        return Path((*self.acts, act), pos, self.tags, self.points, winner, win_kind, self.removed)
+
+    def tag(self, effect: str) -> Path:
+        return Path(self.acts, self.pos, self.tags | {effect}, self.points, self.winner, self.win_kind, self.removed)
+
+    def reach(self, effect: str, key: tuple) -> Path:
+        points = (*self.points, (effect, key))
+        return Path(self.acts, self.pos, self.tags, points, self.winner, self.win_kind, self.removed)
+
+
+@dataclass
+class Supply:
+    """Finite piece counts (0 = unlimited): blocks of level 1, 2, 3, rooftops, skyscrapers."""
+
+    blocks: tuple[int, int, int] = (0, 0, 0)
+    rooftops: int = 0
+    skyscrapers: int = 0
+    finite: bool = False  # some block or rooftop count is limited (checked before counting pieces)
+
+    @classmethod
+    def of(cls, options: SNYOptions) -> Supply:
+        blocks = (options.supply_blocks_1, options.supply_blocks_2, options.supply_blocks_3)
+        return cls(
+            blocks, options.supply_rooftops, options.supply_skyscrapers, any(blocks) or options.supply_rooftops > 0
+        )
+
+    def has(self, pos: Position, level: int) -> bool:
+        limit = self.rooftops if level == ROOF else self.blocks[level - 1]
+        return limit == 0 or pos.pieces_used(level) < limit
+
+    def has_skyscraper(self, pos: Position) -> bool:
+        return self.skyscrapers == 0 or len(pos.sky) < self.skyscrapers
+
+
+@dataclass
+class TurnContext:
+    """Who plays which card, on which board, under which options: what the shared pieces of a turn ask."""
+
+    geo: Geometry
+    options: SNYOptions
+    seat: int
+    profession: str
+    holder: int | None  # the Statue holder: only he wins by climbing or by the Engineer's rooftop
+    supply: Supply = field(default_factory=Supply)
+
+    def start(self, pos: Position) -> Path:
+        return Path((), pos)
+
+    def own(self, pos: Position) -> list[int]:
+        return pos.workers_of(self.seat)
+
+    def opponents_next_to(self, pos: Position, cell: int) -> list[int]:
+        return [n for n in self.geo.neighbours[cell] if n in pos.workers and pos.workers[n] != self.seat]
+
+    def workers_next_to(self, pos: Position, cell: int) -> list[int]:
+        return [n for n in self.geo.neighbours[cell] if n in pos.workers]
+
+    @staticmethod
+    def climbs_ok(pos: Position, frm: int, to: int) -> bool:
+        return pos.height[to] <= pos.height[frm] + 1
+
+    def move(self, p: Path, frm: int, to: int, kind: str = "move") -> Path:
+        """A worker's own move (also the Night Guard's compelled move): up from level 2 onto level 3 wins for the
+        Statue holder."""
+        owner = p.pos.workers[frm]
+        wins = owner == self.holder and p.pos.height[frm] == 2 and p.pos.height[to] == 3
+        return p.then(Act(kind, frm, to), p.pos.moved(frm, to), owner if wins else None, "climb" if wins else None)
+
+    @staticmethod
+    def force(p: Path, frm: int, to: int, kind: str = "force") -> Path:
+        """A forced move: any height, never a win."""
+        return p.then(Act(kind, frm, to), p.pos.moved(frm, to))
+
+    def build(self, p: Path, cell: int) -> Path | None:
+        """A block or (on level 3) a rooftop; None when the supply has none left. An Engineer's rooftop wins for the
+        Statue holder."""
+        level = p.pos.level_after_build(cell)
+        if self.supply.finite and not self.supply.has(p.pos, level):
+            return None
+        wins = level == ROOF and self.profession == "Engineer" and self.seat == self.holder
+        return p.then(
+            Act("build", cell, cell, level),
+            p.pos.built(cell),
+            self.seat if wins else None,
+            "engineer-rooftop" if wins else None,
+        )
+
+    def skyscraper(self, p: Path, cell: int) -> Path:
+        return p.then(Act("sky", cell, cell), p.pos.with_skyscraper(cell))
+
+    def skyscraper_spaces(self, pos: Position, near: list[int]) -> list[int]:
+        """Unoccupied ground-level spaces next to any of ``near`` (while skyscrapers are left)."""
+        if not self.supply.has_skyscraper(pos):
+            return []
+        cells = {n for c in near for n in self.geo.neighbours[c]}
+        return sorted(c for c in cells if pos.height[c] == 0 and not pos.occupied(c))
+
+    def build_spaces(self, pos: Position, at: int) -> list[int]:
+        return [n for n in self.geo.neighbours[at] if not pos.occupied(n)]
+
+
+# ------------------------------------------------------------------------------------------ shared pieces
+Moves = Iterator[tuple[Path, int]]
+
+
+def plain_moves(t: TurnContext, p: Path, w: int) -> Moves:
+    """A normal move: to an unoccupied neighbouring space, up at most one level."""
+    for to in t.geo.neighbours[w]:
+        if not p.pos.occupied(to) and t.climbs_ok(p.pos, w, to):
+            yield t.move(p, w, to), to
+
+
+def one_build(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
+    """A normal build: one block or rooftop next to the worker's space ``at``."""
+    for cell in t.build_spaces(p.pos, at):
+        built = t.build(p, cell)
+        if built is not None:
+            yield built
+
+
+def move_then_build(t: TurnContext, p: Path, w: int, moves=plain_moves, builds=one_build, end=None) -> Iterator[Path]:
+    """The skeleton of every turn: move the worker, then build, then an end-of-turn effect. A win ends the path."""
+    for moved, at in moves(t, p, w):
+        if moved.winner is not None:
+            yield moved
+            continue
+        for built in builds(t, moved, at):
+            if built.winner is not None or end is None:
+                yield built
+            else:
+                yield from end(t, built, at)
+
+
+def settle(paths: Iterator[Path], scopes: dict[str, str]) -> list[Path]:
+    """The legal turns among the candidates: an effect some turn performs at a moment (same key; ``'turn'`` scope:
+    anywhere in the turn) is required of every turn that reaches that moment. Equal step sequences are one turn."""
+    candidates = list(paths)
+
+    whole = {effect for effect, scope in scopes.items() if scope == "turn"}
+    required = {(e, () if e in whole else k) for p in candidates if p.tags for e, k in p.points if e in p.tags}
+    legal: list[Path] = []
+    seen: set[tuple[Act, ...]] = set()
+    for p in candidates:
+        if required and any((e, () if e in whole else k) in required and e not in p.tags for e, k in p.points):
+            continue
+        if p.acts not in seen:
+            seen.add(p.acts)
+            legal.append(p)
+    return legal
+
+
+def replay_acts(pos: Position, acts: tuple[Act, ...]) -> Position:
+    """The position after some steps (for describing an error mid-turn)."""
+    for act in acts:
+        if act.kind == "build":
+            pos = pos.built(act.a)
+        elif act.kind == "sky":
+            pos = pos.with_skyscraper(act.a)
+        else:
+            pos = pos.moved(act.a, act.b)
+    return pos

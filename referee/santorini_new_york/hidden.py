@@ -1,0 +1,190 @@
+"""Where each card can be: hidden hands (``?``) without ever rejecting a legal record.
+
+Every card is unique. A card the record has named is *known* to be in one place (a hand, this round's played cards,
+the discard pile, out of the game). Every other card is *hidden*, and each place holds some hidden *slots*; a slot
+has the set of cards it can hold (its candidates). The record is consistent while the hidden cards can be matched
+one-to-one to the slots that can hold them (a bipartite matching): a card named in a deal or a play must be a
+candidate of a slot where the statement takes it from, and the rest must still match.
+
+- A card becomes known: it leaves every slot's candidates (it is now somewhere else).
+- The discard pile is shuffled (before a refill): its known cards become hidden again and the pile becomes one group
+  of slots whose candidates are those cards plus its old slots' candidates.
+- A place's slots of different candidate sets are merged (the union) when a named card or a ``?`` leaves from them
+  and the record cannot tell which one: the description only ever grows, so no legal record is rejected; an
+  impossible one may in rare cases pass.
+"""
+
+from __future__ import annotations
+
+from referee.santorini_new_york.cards import Card, card_order
+
+DECK, DISCARD, OUT = "deck", "discard", "out"
+
+
+def hand(seat: int) -> str:
+    return f"hand {seat}"
+
+
+def played(seat: int) -> str:
+    return f"played {seat}"
+
+
+class CardError(Exception):
+    """A card that cannot be taken from where a statement takes it; ``reason`` says why, for people, and ``where``
+    is the place it is known to be in, if any (the state names it in words)."""
+
+    def __init__(self, reason: str, where: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.where = where
+
+
+class CardTracker:
+    """The places of all cards (copy before a change that may fail: the state keeps the old one on an error)."""
+
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        self.cards = cards
+        self.known: dict[Card, str] = {}
+        self.slots: dict[tuple[str, frozenset[Card]], int] = {(DECK, frozenset(cards)): len(cards)} if cards else {}
+
+    def copy(self) -> CardTracker:
+        other = CardTracker.__new__(CardTracker)
+        other.cards, other.known, other.slots = self.cards, dict(self.known), dict(self.slots)
+        return other
+
+    def key(self) -> tuple:
+        known = tuple(sorted(self.known.items(), key=lambda item: card_order(item[0])))
+        slots = tuple(
+            sorted((place, tuple(sorted(cand, key=card_order)), n) for (place, cand), n in self.slots.items())
+        )
+        return (known, slots)
+
+    # ------------------------------------------------------------------------------------------------ queries
+    def hidden(self) -> list[Card]:
+        return [card for card in self.cards if card not in self.known]
+
+    def known_at(self, place: str) -> list[Card]:
+        return sorted((card for card, where in self.known.items() if where == place), key=card_order)
+
+    def slots_at(self, place: str) -> int:
+        return sum(n for (where, _), n in self.slots.items() if where == place)
+
+    def count(self, place: str) -> int:
+        return len(self.known_at(place)) + self.slots_at(place)
+
+    def candidates_at(self, place: str) -> list[Card]:
+        """Hidden cards some slot of ``place`` can hold."""
+        found = set().union(*(cand for (where, cand) in self.slots if where == place))
+        return sorted(found, key=card_order)
+
+    def possible_at(self, card: Card, place: str) -> bool:
+        """Could the card be at the place (known there, or a candidate of one of its slots, consistently)?"""
+        if self.known.get(card) == place:
+            return True
+        try:
+            self.copy().take(card, place, "probe")
+        except CardError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------------------------------------ changes
+    def take(self, card: Card, place: str, to: str) -> None:
+        """A named card leaves ``place`` for ``to``: known there, or out of one of its slots."""
+        where = self.known.get(card)
+        if where == place:
+            self.known[card] = to
+            return
+        if where is not None:
+            raise CardError("it is known to be elsewhere", where)
+        groups = [key for key in self.slots if key[0] == place and card in key[1]]
+        if not groups:
+            raise CardError("it cannot be there")
+        self._merge(place, groups)
+        merged = next(key for key in self.slots if key[0] == place and card in key[1])
+        self._drop_slot(merged)
+        self.known[card] = to
+        self._forget(card)
+        if not self.feasible():
+            raise CardError("the other named cards leave no room for it there")
+
+    def take_unknown(self, place: str, to: str) -> None:
+        """A card the record does not name (``?``) leaves ``place`` for ``to``: one of its slots moves."""
+        groups = [key for key in self.slots if key[0] == place]
+        if not groups:
+            known = self.known_at(place)
+            if not known:
+                raise CardError("no card is left there")
+            self.shuffle(place)  # a '?' taken from known cards: which one is not known any more
+            groups = [key for key in self.slots if key[0] == place]
+        self._merge(place, groups)
+        (merged,) = [key for key in self.slots if key[0] == place]
+        self._drop_slot(merged)
+        key = (to, merged[1])
+        self.slots[key] = self.slots.get(key, 0) + 1
+
+    def move_all(self, place: str, to: str) -> None:
+        """Every card of a place goes to another (played cards to the discard pile, an eliminated hand)."""
+        for card, where in list(self.known.items()):
+            if where == place:
+                self.known[card] = to
+        for (where, cand), n in list(self.slots.items()):
+            if where == place:
+                del self.slots[(where, cand)]
+                self.slots[(to, cand)] = self.slots.get((to, cand), 0) + n
+
+    def shuffle(self, place: str) -> None:
+        """The place's cards are shuffled face down: its known cards become hidden slots of the place."""
+        cards = self.known_at(place)
+        groups = [key for key in self.slots if key[0] == place]
+        total = len(cards) + sum(self.slots.pop(key) for key in groups)
+        if total:
+            cand = frozenset(cards).union(*(key[1] for key in groups))
+            self.slots[(place, cand)] = total
+        for card in cards:
+            del self.known[card]
+
+    # ------------------------------------------------------------------------------------------------ helpers
+    def _merge(self, place: str, groups: list[tuple[str, frozenset[Card]]]) -> None:
+        if len(groups) < 2:
+            return
+        total = sum(self.slots.pop(key) for key in groups)
+        cand = frozenset().union(*(key[1] for key in groups))
+        self.slots[(place, cand)] = self.slots.get((place, cand), 0) + total
+
+    def _drop_slot(self, key: tuple[str, frozenset[Card]]) -> None:
+        self.slots[key] -= 1
+        if not self.slots[key]:
+            del self.slots[key]
+
+    def _forget(self, card: Card) -> None:
+        """A card now known somewhere leaves every slot's candidates."""
+        for (place, cand), n in list(self.slots.items()):
+            if card in cand:
+                del self.slots[(place, cand)]
+                key = (place, cand - {card})
+                self.slots[key] = self.slots.get(key, 0) + n
+
+    def feasible(self) -> bool:
+        """Can the hidden cards fill the slots one to one (each slot one of its candidates)?"""
+        hidden = self.hidden()
+        groups = list(self.slots.items())
+        if len(hidden) != sum(n for _, n in groups):
+            return False
+        members: list[list[Card]] = [[] for _ in groups]
+
+        def place(card: Card, seen: set[int]) -> bool:
+            for index, ((_, cand), capacity) in enumerate(groups):
+                if card not in cand or index in seen:
+                    continue
+                seen.add(index)
+                if len(members[index]) < capacity:
+                    members[index].append(card)
+                    return True
+                for other in list(members[index]):
+                    if place(other, seen):
+                        members[index].remove(other)
+                        members[index].append(card)
+                        return True
+            return False
+
+        return all(place(card, set()) for card in hidden)

@@ -1,0 +1,336 @@
+"""Santorini: New York statements: what a record line says (every part with its column), how the grammar's
+transformer builds it, and how statements are written back as record text (the generator and the legal
+alternatives use the same writer).
+
+Squares stay text here (``b2``): which cell a square names depends on the board of the game, which the state knows.
+A hand card the log does not show is written ``?`` and read as a ``CardRef`` without a profession.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lark import Token
+
+from referee.errors import RecordCode
+from referee.record import LineParser, NameRef, SyntaxExample, card_lookup
+from referee.record import quote_player as quote_name
+from referee.santorini_new_york.cards import NAME_TABLE
+from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
+
+ROOF_CLAIM = 4  # a claim '=roof' (engine.ROOF)
+
+# Statement keywords (ruling 17): a line opening with one is that statement, so a player so named is quoted.
+RESERVED_WORDS = frozenset({"place", "skyscraper", "hand", "round", "play", "win", "final"})
+
+
+def quote_player(name: str) -> str:
+    """A player name as Santorini records write it (quoted when it is a statement keyword)."""
+    return quote_name(name, RESERVED_WORDS)
+
+
+@dataclass(frozen=True, slots=True)
+class Square:
+    name: str  # lower case, e.g. "b2"
+    column: int
+
+    @property
+    def end_column(self) -> int:
+        return self.column + len(self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class CardRef:
+    """``Iron Worker 6`` (``profession`` canonical) or ``?`` (``profession`` None)."""
+
+    profession: str | None
+    number: int
+    column: int
+    number_column: int = 0
+
+    @property
+    def unknown(self) -> bool:
+        return self.profession is None
+
+    @property
+    def end_column(self) -> int:
+        return self.column + 1 if self.profession is None else self.number_column + len(str(self.number))
+
+
+# --- game statements ------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class PlaceEntry:
+    player: NameRef
+    squares: tuple[Square, Square]
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    entries: tuple[PlaceEntry, ...]
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetupSkyscraper:
+    square: Square
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandDeal:
+    player: NameRef
+    cards: tuple[CardRef, ...]
+    column: int
+    end_column: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEntry:
+    player: NameRef
+    card: CardRef
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    entries: tuple[PlayEntry, ...]
+    column: int
+    end_column: int = 0
+
+
+# --- turns ----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class MoveStep:
+    frm: Square
+    to: Square
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ForceStep:
+    frm: Square
+    to: Square
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class BuildTarget:
+    square: Square
+    claim: int | None = None  # 1-3, or ROOF_CLAIM for '=roof'
+    claim_column: int = 0
+    claim_end_column: int = 0
+
+    @property
+    def end_column(self) -> int:
+        return self.claim_end_column if self.claim is not None else self.square.end_column
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStep:
+    targets: tuple[BuildTarget, ...]
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class SkyscraperStep:
+    square: Square
+    column: int
+
+
+Step = MoveStep | ForceStep | BuildStep | SkyscraperStep
+
+
+def step_end(step: Step) -> int:
+    if isinstance(step, (MoveStep, ForceStep)):
+        return step.to.end_column
+    if isinstance(step, BuildStep):
+        return step.targets[-1].end_column
+    return step.square.end_column
+
+
+@dataclass(frozen=True, slots=True)
+class TurnLine:
+    """``Anna: move b2-c2; build c1``: the steps in the order they happen."""
+
+    player: NameRef
+    steps: tuple[Step, ...]
+    end_column: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class LossLine:
+    """``Anna: loses c2``: a worker lost, the turn forfeited."""
+
+    player: NameRef
+    square: Square
+    column: int
+
+
+Statement = Place | SetupSkyscraper | HandDeal | RoundMark | Reveal | FinalClaim | WinClaim | TurnLine | LossLine
+
+
+class StatementBuilder(CommonStatements):
+    """Builds statement objects while the LALR parser runs (no tree is kept)."""
+
+    def square(self, children: list[Token]) -> Square:
+        return Square(str(children[0]).lower(), children[0].column)
+
+    def card(self, children: list[Token]) -> CardRef:
+        profession = card_lookup(children[:-1], NAME_TABLE, "profession")
+        number = children[-1]
+        return CardRef(profession.name, int(number), profession.column, number.column)
+
+    def unknown(self, children: list[Token]) -> CardRef:
+        return CardRef(None, 0, children[0].column)
+
+    # game statements
+    def place_entry(self, children: list) -> PlaceEntry:
+        return PlaceEntry(children[0], (children[1], children[2]))
+
+    def place(self, children: list) -> Place:
+        return Place(tuple(children[1:]), children[0].column)
+
+    def sky_setup(self, children: list) -> SetupSkyscraper:
+        return SetupSkyscraper(children[1], children[0].column)
+
+    def hand(self, children: list) -> HandDeal:
+        cards = tuple(children[2:])
+        return HandDeal(children[1], cards, children[0].column, cards[-1].end_column)
+
+    def play_entry(self, children: list) -> PlayEntry:
+        return PlayEntry(children[0], children[1])
+
+    def play(self, children: list) -> Reveal:
+        entries = tuple(children[1:])
+        return Reveal(entries, children[0].column, entries[-1].card.end_column)
+
+    # turns
+    def actor(self, children: list) -> TurnLine | LossLine:
+        player, action = children
+        if isinstance(action, LossLine):
+            return LossLine(player, action.square, action.column)
+        return TurnLine(player, action, step_end(action[-1]))
+
+    def steps(self, children: list) -> tuple[Step, ...]:
+        return tuple(children)
+
+    def move(self, children: list) -> MoveStep:
+        return MoveStep(children[1], children[2], children[0].column)
+
+    def force(self, children: list) -> ForceStep:
+        return ForceStep(children[1], children[2], children[0].column)
+
+    def build(self, children: list) -> BuildStep:
+        return BuildStep(tuple(children[1:]), children[0].column)
+
+    def build_target(self, children: list) -> BuildTarget:
+        if len(children) == 1:
+            return BuildTarget(children[0])
+        level, column, end = children[1]
+        return BuildTarget(children[0], level, column, end)
+
+    def claim(self, children: list[Token]) -> tuple[int, int, int]:
+        token = children[0]
+        level = ROOF_CLAIM if token.type == "ROOF" else int(token)
+        return (level, token.column, token.end_column)
+
+    def sky_step(self, children: list) -> SkyscraperStep:
+        return SkyscraperStep(children[1], children[0].column)
+
+    def loses(self, children: list) -> LossLine:
+        return LossLine(NameRef("", 0), children[1], children[0].column)
+
+
+TERMINAL_WORDS = {
+    "PLAYER_NAME": "a player name",
+    "QUOTED": "a quoted player name",
+    "WORD": "a profession name",
+    "INT": "a number",
+    "SIGNED_INT": "a number",
+    "SQUARE": "a square like b2",
+    "COLON": "':'",
+    "COMMA": "','",
+    "SEMICOLON": "';'",
+    "MINUS": "'-'",
+    "EQUAL": "'='",
+    "PLACE": "'place'",
+    "SKYSCRAPER": "'skyscraper'",
+    "HAND": "'hand'",
+    "ROUND": "'round'",
+    "PLAY": "'play'",
+    "FINAL": "'final'",
+    "WIN": "'win'",
+    "MOVE": "'move'",
+    "FORCE": "'force'",
+    "BUILD": "'build'",
+    "LOSES": "'loses'",
+    "ROOF": "'roof'",
+    "UNKNOWN": "'?'",
+}
+
+SYNTAX_EXAMPLES = (
+    SyntaxExample(
+        RecordCode.MISSING_COLON,
+        "a ':' is missing after the player name or statement keyword",
+        ("Anna move b2-c2", "place Anna b2 d4", "hand Anna Engineer 1", "play Anna Engineer 1", "win Anna"),
+    ),
+    SyntaxExample(
+        RecordCode.UNKNOWN_ACTION,
+        "unknown step; a turn is written with move, build, force, skyscraper (or the whole line 'loses SQ')",
+        ("Anna: jump b2-c2", "Anna: push b2-c2", "Anna: climb b2", "Anna: pass"),
+    ),
+    SyntaxExample(
+        RecordCode.MISSING_NUMBER, "a number is missing", ("round", "hand Anna: Engineer", "play: Anna Engineer")
+    ),
+)
+
+
+def make_parser() -> LineParser:
+    return LineParser(
+        Path(__file__).with_name("santorini_new_york.lark"), StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES
+    )
+
+
+# --- writing statements back as text --------------------------------------------------------------------------
+def card_ref_text(card: CardRef) -> str:
+    return "?" if card.profession is None else f"{card.profession} {card.number}"
+
+
+def claim_text(level: int) -> str:
+    return "roof" if level == ROOF_CLAIM else str(level)
+
+
+def step_text(step: Step) -> str:
+    if isinstance(step, MoveStep):
+        return f"move {step.frm.name}-{step.to.name}"
+    if isinstance(step, ForceStep):
+        return f"force {step.frm.name}-{step.to.name}"
+    if isinstance(step, BuildStep):
+        targets = (t.square.name + (f"={claim_text(t.claim)}" if t.claim is not None else "") for t in step.targets)
+        return "build " + ", ".join(targets)
+    return f"skyscraper {step.square.name}"
+
+
+def statement_text(statement: Statement) -> str:
+    """Any statement as one record line (the inverse of the parser)."""
+    if isinstance(statement, TurnLine):
+        return f"{quote_player(statement.player.name)}: " + "; ".join(step_text(s) for s in statement.steps)
+    if isinstance(statement, LossLine):
+        return f"{quote_player(statement.player.name)}: loses {statement.square.name}"
+    if isinstance(statement, Place):
+        entries = (f"{quote_player(e.player.name)} {e.squares[0].name} {e.squares[1].name}" for e in statement.entries)
+        return "place: " + ", ".join(entries)
+    if isinstance(statement, SetupSkyscraper):
+        return f"skyscraper: {statement.square.name}"
+    if isinstance(statement, HandDeal):
+        return f"hand {quote_player(statement.player.name)}: " + ", ".join(map(card_ref_text, statement.cards))
+    if isinstance(statement, Reveal):
+        entries = (f"{quote_player(e.player.name)} {card_ref_text(e.card)}" for e in statement.entries)
+        return "play: " + ", ".join(entries)
+    if isinstance(statement, RoundMark):
+        return f"round {statement.number}"
+    if isinstance(statement, WinClaim):
+        return "win: " + ", ".join(quote_player(ref.name) for ref in statement.players)
+    if isinstance(statement, FinalClaim):
+        return final_text(statement)
+    raise TypeError(statement)

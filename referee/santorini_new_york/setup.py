@@ -1,0 +1,99 @@
+"""A new game: the board and deck list a record's tags name, read safely, checked, and fitted to the players.
+
+Every problem is a malformed error at the tag that caused it (``SetupContext.error_at_tag``); without a context
+(the generator, the property suites) only the shipped files are read and a problem is a ``ValueError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TypeVar
+
+from referee.errors import ErrorKind
+from referee.game import SetupContext
+from referee.santorini_new_york.board import BoardMap, DataError, parse_board_text, shipped_boards
+from referee.santorini_new_york.cards import DeckList, check_deck, deck_cards, parse_deck_list_text, shipped_deck_lists
+from referee.santorini_new_york.codes import SNYCode
+from referee.santorini_new_york.options import SCOPES, SNYOptions
+from referee.santorini_new_york.state import SNYState
+
+Data = TypeVar("Data")
+
+
+def make_state(players: list[str], options: SNYOptions, context: SetupContext | None = None) -> SNYState:
+    """The state before the first statement, with the board, deck list and deck the options (tags) name."""
+    board = load(options.board, shipped_boards(), SNYCode.BAD_BOARD, "board", "Board", parse_board_text, context)
+    deck_list = load(
+        options.deck_list,
+        shipped_deck_lists(),
+        SNYCode.BAD_DECK_LIST,
+        "deck list",
+        "DeckList",
+        parse_deck_list_text,
+        context,
+    )
+    try:
+        deck = check_deck(options.deck, deck_list, options.unique_numbers)
+    except DataError as problem:
+        raise setup_error(context, "Deck", SNYCode.BAD_DECK, f"the Deck tag: {problem}") from None
+    check_fit(players, options, board, deck_list, deck, context)
+    return SNYState(players, options, board, deck_list, deck)
+
+
+def setup_error(context: SetupContext | None, tag: str, kind: ErrorKind, message: str) -> Exception:
+    if context is None:
+        return ValueError(f"{tag}: {message}")
+    return context.error_at_tag(tag, kind, message)
+
+
+def load(
+    reference: str,
+    registered: Mapping[str, Path],
+    kind: ErrorKind,
+    what: str,
+    tag: str,
+    parse: Callable[[str], Data],
+    context: SetupContext | None,
+) -> Data:
+    """A board or deck list by name or path: read through the record's setup context (safe file access), parsed
+    once per distinct text, and checked."""
+    try:
+        if context is None:
+            path = registered.get(reference.strip().lower())
+            if path is None:
+                raise DataError(f"no shipped {what} {reference!r} (shipped: {', '.join(registered)})")
+            text = path.read_text(encoding="utf-8")
+        else:
+            text, _ = context.read_resource(reference, registered, kind, what, tag)
+        return parse(text)
+    except DataError as problem:
+        raise setup_error(context, tag, kind, f"the {what} {reference!r}: {problem}") from None
+
+
+def check_fit(
+    players: list[str],
+    options: SNYOptions,
+    board: BoardMap,
+    deck_list: DeckList,
+    deck: tuple[str, ...],
+    context: SetupContext | None,
+) -> None:
+    """Board, deck and options must be able to hold a game of this many players."""
+    n = len(players)
+    if len(board.starts) < n:
+        message = f"the board {board.name!r} has {len(board.starts)} starting pairs; {n} players need {n}"
+        raise setup_error(context, "Board", SNYCode.BAD_BOARD, message)
+    cards = len(deck_cards(deck, deck_list))
+    if cards < n * options.hand_size:
+        message = f"the deck has {cards} cards; {n} players are dealt {options.hand_size} each"
+        raise setup_error(context, "Deck", SNYCode.BAD_DECK, message)
+    problems = []
+    if options.if_possible_scope not in SCOPES:
+        problems.append(f"if_possible_scope is one of {', '.join(SCOPES)}, not {options.if_possible_scope!r}")
+    if not 1 <= options.refill_period <= options.hand_size:
+        problems.append("refill_period is between 1 and hand_size (a hand must last until the refill)")
+    if options.refill_size < 0 or options.hand_size < 1:
+        problems.append("hand_size is at least 1 and refill_size not negative")
+    if problems:
+        raise setup_error(context, "Variant", SNYCode.BAD_OPTIONS, "; ".join(problems))

@@ -1,0 +1,486 @@
+"""Santorini: New York: the state of a game and the rules of its flow — setup, the reveal, turn order, worker loss,
+elimination, refills and the end. The turns themselves are judged by the engine (``professions.legal_turns``) and
+``judge``.
+
+``apply`` validates a statement fully before it changes anything (the card tracker and the position are copied and
+only stored at the end), so a rejected statement leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from referee.errors import RecordCode, malformed
+from referee.game import GameState, Outcome
+from referee.record import NameRef
+from referee.santorini_new_york.notation import quote_player
+from referee.santorini_new_york import view
+from referee.santorini_new_york.board import BoardMap, Geometry
+from referee.santorini_new_york.cards import Card, DeckList, card_text, deck_cards
+from referee.santorini_new_york.codes import SNYCode, SNYTermination
+from referee.santorini_new_york.engine import Path, Position, Supply, TurnContext, plain_moves
+from referee.santorini_new_york.hidden import DECK, DISCARD, OUT, CardError, CardTracker, hand, played
+from referee.santorini_new_york.judge import explain, match, ranked, turn_text, written_steps
+from referee.santorini_new_york.notation import (
+    CardRef,
+    FinalClaim,
+    HandDeal,
+    LossLine,
+    Place,
+    Reveal,
+    RoundMark,
+    SetupSkyscraper,
+    Square,
+    TurnLine,
+    WinClaim,
+)
+from referee.santorini_new_york.options import SNYOptions
+from referee.santorini_new_york.professions import legal_turns
+
+SETUP, REVEAL, TURNS, OVER = "setup", "reveal", "turns", "over"
+TERMINATIONS = {"climb": SNYTermination.CLIMB, "engineer-rooftop": SNYTermination.ENGINEER_ROOFTOP}
+
+
+class SNYState(GameState):
+    handlers: ClassVar[dict[type, str]] = {
+        Place: "_apply_place",
+        SetupSkyscraper: "_apply_setup_skyscraper",
+        HandDeal: "_apply_hand",
+        RoundMark: "_apply_round",
+        Reveal: "_apply_reveal",
+        TurnLine: "_apply_turn",
+        LossLine: "_apply_loss",
+        WinClaim: "apply_win_claim",
+        FinalClaim: "apply_final_claim",
+    }
+
+    def __init__(
+        self, players: list[str], options: SNYOptions, board: BoardMap, deck_list: DeckList, deck: tuple[str, ...]
+    ) -> None:
+        self.players = list(players)
+        self.seats = {name: seat for seat, name in enumerate(players)}
+        self.options = options
+        self.board, self.deck_list, self.deck = board, deck_list, deck
+        self.geo = Geometry(board, options.diagonal_adjacency)
+        self.supply = Supply.of(options)
+        self.tracker = CardTracker(deck_cards(deck, deck_list))
+        self.pos = Position.empty(board)
+        self.stage = SETUP
+        self.round = 1
+        self.pairs: dict[int, int] = {}  # seat -> the starting pair he took
+        self.dealt: set[int] = set()
+        self.needs_skyscraper = "Tour Bus Driver" in deck
+        self.setup_skyscraper: int | None = None
+        self.played: dict[int, Card] = {}
+        self.order: list[int] = []  # this round's turns, lowest card first
+        self.turn = 0
+        self.holder: int | None = None  # the Statue of Liberty
+        self.out: list[int] = []  # eliminated seats, in order
+        self.refill_due: set[int] = set()
+        self.refill_cards = 0  # cards each player gets at the refill under way
+        self.winner: int | None = None
+        self.termination: SNYTermination | None = None
+        self.final_claimed = False
+        self._legal: tuple[tuple, list[Path]] | None = None
+
+    # ------------------------------------------------------------------------------------------------ queries
+    def is_terminal(self) -> bool:
+        return self.stage == OVER
+
+    def outcome(self) -> Outcome:
+        assert self.winner is not None and self.termination is not None
+        return Outcome([self.players[self.winner]], self.termination, None, detail=self.termination.description)
+
+    def in_game(self) -> list[int]:
+        return [seat for seat in range(len(self.players)) if seat not in self.out]
+
+    def actor(self) -> int | None:
+        return self.order[self.turn] if self.stage == TURNS else None
+
+    def context(self, seat: int) -> TurnContext:
+        return TurnContext(self.geo, self.options, seat, self.played[seat][0], self.holder, self.supply)
+
+    def legal_turns(self) -> list[Path]:
+        """Every legal complete turn of the player to act (empty: he must lose a worker); cached per position."""
+        seat = self.actor()
+        if seat is None:
+            return []
+        key = (self.pos.key(), seat, self.played[seat], self.holder)
+        if self._legal is None or self._legal[0] != key:
+            self._legal = (key, legal_turns(self.context(seat), self.pos))
+        return self._legal[1]
+
+    def losable_workers(self, seat: int) -> list[int]:
+        """The workers a player who must lose one may remove: either ([D3]); with loss_player_chooses off, one that
+        cannot move at all when there is one."""
+        workers = self.pos.workers_of(seat)
+        if self.options.loss_player_chooses:
+            return workers
+        start = Path((), self.pos)
+        trapped = [w for w in workers if not any(plain_moves(self.context(seat), start, w))]
+        return trapped or workers
+
+    def refill_count(self) -> int:
+        """Cards each player still in is dealt at the refill under way."""
+        return self.refill_cards
+
+    def setup_missing(self) -> list[str]:
+        missing = [f"{self.players[s]} is not placed" for s in range(len(self.players)) if s not in self.pairs]
+        missing += [f"{self.players[s]} is not dealt" for s in range(len(self.players)) if s not in self.dealt]
+        if self.needs_skyscraper and self.setup_skyscraper is None:
+            missing.append("the Tour Bus Driver's skyscraper is not placed")
+        return missing
+
+    def skyscraper_problem(self, cell: int) -> tuple[SNYCode, str] | None:
+        """Why the setup skyscraper may not go on a space (None: it may)."""
+        square = self.board.square(cell)
+        if self.pos.occupied(cell):
+            return SNYCode.SKYSCRAPER_SPACE, f"{square} is occupied"
+        if not self.supply.has_skyscraper(self.pos):
+            return SNYCode.NO_PIECES, "no skyscraper is left in the supply"
+        free = len(self.free_pairs(self.pos.with_skyscraper(cell)))
+        to_place = len(self.players) - len(self.pairs)
+        if self.options.setup_skyscraper_keeps_pairs and free < to_place:
+            return (
+                SNYCode.SKYSCRAPER_BLOCKS_START,
+                f"{square} would leave {free} free starting pairs for {to_place} players to place",
+            )
+        return None
+
+    def free_pairs(self, pos: Position) -> list[int]:
+        taken = set(self.pairs.values())
+        return [
+            n for n, cells in self.board.starts.items() if n not in taken and not any(pos.occupied(c) for c in cells)
+        ]
+
+    # ------------------------------------------------------------------------------------------------ helpers
+    def card_problem(self, error: CardError) -> str:
+        """Why a card cannot be where a statement takes it, in words."""
+        if error.where is None:
+            return error.reason
+        kind, _, seat = error.where.partition(" ")
+        name = self.players[int(seat)] if seat else ""
+        where = {
+            "hand": f"in {name}'s hand",
+            "played": f"played by {name} this round",
+            DISCARD: "in the discard pile",
+            OUT: "out of the game",
+            DECK: "in the deck",
+        }[kind]
+        return f"it is {where}"
+
+    def space(self, square: Square) -> int:
+        cell = self.board.cell(square.name)
+        if not self.board.is_space(cell):
+            raise self.fail(
+                SNYCode.NO_SUCH_SPACE, f"{square.name} is not a space of the board {self.board.name!r}", square.column
+            )
+        assert cell is not None
+        return cell
+
+    def card_of(self, ref: CardRef) -> Card:
+        """A named card: printed in the deck list (else an unknown card, malformed) and in this game's deck."""
+        assert ref.profession is not None
+        numbers = self.deck_list.numbers.get(ref.profession, ())
+        if ref.number not in numbers:
+            printed = ", ".join(map(str, numbers)) or "none"
+            raise malformed(
+                RecordCode.UNKNOWN_CARD,
+                f"the deck list {self.deck_list.name!r} prints no {ref.profession} {ref.number} "
+                f"({ref.profession} numbers: {printed})",
+                ref.number_column or ref.column,
+            )
+        if ref.profession not in self.deck:
+            raise self.fail(
+                SNYCode.NOT_IN_DECK, f"{ref.profession} is not in this game's deck ({', '.join(self.deck)})", ref.column
+            )
+        return (ref.profession, ref.number)
+
+    # ------------------------------------------------------------------------------------------------ setup
+    def _apply_place(self, st: Place) -> None:
+        if self.stage != SETUP:
+            raise self.fail(SNYCode.MISPLACED_SETUP, "'place:' is a setup line, before the first 'play:'", st.column)
+        pairs, pos = dict(self.pairs), self.pos
+        for entry in st.entries:
+            seat = self.seat_of(entry.player)
+            if seat in pairs:
+                raise self.fail(SNYCode.PLACED_TWICE, f"{entry.player.name} is placed already", entry.player.column)
+            first, second = (self.space(square) for square in entry.squares)
+            number = self.board.pair_of(first)
+            if number is None:
+                raise self.fail(
+                    SNYCode.NOT_A_START_PAIR,
+                    f"{entry.squares[0].name} is not a starting space",
+                    entry.squares[0].column,
+                )
+            if second == first or self.board.pair_of(second) != number:
+                pair = " ".join(self.board.square(c) for c in self.board.starts[number])
+                raise self.fail(
+                    SNYCode.NOT_A_START_PAIR,
+                    f"the second worker goes on the other space of starting pair {number} ({pair})",
+                    entry.squares[1].column,
+                )
+            if number in pairs.values():
+                owner = next(self.players[s] for s, n in pairs.items() if n == number)
+                raise self.fail(
+                    SNYCode.PAIR_TAKEN, f"starting pair {number} is taken by {owner}", entry.squares[0].column
+                )
+            for cell, square in zip((first, second), entry.squares, strict=True):
+                if pos.occupied(cell):
+                    raise self.fail(SNYCode.PAIR_TAKEN, f"{square.name} is occupied (a skyscraper)", square.column)
+            pairs[seat] = number
+            pos = pos.with_worker(first, seat).with_worker(second, seat)
+        self.pairs, self.pos = pairs, pos
+
+    def _apply_setup_skyscraper(self, st: SetupSkyscraper) -> None:
+        if self.stage != SETUP:
+            raise self.fail(
+                SNYCode.MISPLACED_SETUP, "'skyscraper:' is a setup line, before the first 'play:'", st.column
+            )
+        if not self.needs_skyscraper:
+            raise self.fail(
+                SNYCode.SKYSCRAPER_SETUP, "only a deck with the Tour Bus Driver places a setup skyscraper", st.column
+            )
+        if self.setup_skyscraper is not None:
+            raise self.fail(SNYCode.SKYSCRAPER_SETUP, "the setup skyscraper is placed already", st.column)
+        cell = self.space(st.square)
+        problem = self.skyscraper_problem(cell)
+        if problem is not None:
+            raise self.fail(problem[0], problem[1], st.square.column)
+        after = self.pos.with_skyscraper(cell)
+        self.pos, self.setup_skyscraper = after, cell
+
+    # ------------------------------------------------------------------------------------------------ cards
+    def _apply_hand(self, st: HandDeal) -> None:
+        seat = self.seat_of(st.player)
+        source, count, what = self._deal_of(seat, st)
+        tracker = self.tracker.copy()
+        for index, ref in enumerate(st.cards):
+            if index == count:
+                raise self.fail(SNYCode.HAND_SIZE, f"{what} is {count} cards; this is card {index + 1}", ref.column)
+            try:
+                if ref.unknown:
+                    tracker.take_unknown(source, hand(seat))
+                else:
+                    card = self.card_of(ref)
+                    tracker.take(card, source, hand(seat))
+            except CardError as error:
+                name = "a card" if ref.unknown else card_text(card)
+                where = "the deck" if source == DECK else "the discard pile"
+                raise self.fail(
+                    SNYCode.CARD_UNAVAILABLE,
+                    f"{name} cannot be dealt from {where}: {self.card_problem(error)}",
+                    ref.column,
+                ) from None
+        if len(st.cards) < count:
+            raise self.fail(
+                SNYCode.HAND_SIZE, f"{what} is {count} cards, not {len(st.cards)}", st.end_column or st.column
+            )
+        self.tracker = tracker
+        if self.stage == SETUP:
+            self.dealt.add(seat)
+        else:
+            self.refill_due.discard(seat)
+
+    def _deal_of(self, seat: int, st: HandDeal) -> tuple[str, int, str]:
+        """Where a 'hand' line deals from, how many cards, and its name; or why no deal is due."""
+        name = self.players[seat]
+        if self.stage == SETUP:
+            if seat in self.dealt:
+                raise self.fail(SNYCode.MISPLACED_HAND, f"{name}'s setup hand is dealt already", st.column)
+            return DECK, self.options.hand_size, "a setup deal"
+        if self.stage == TURNS:
+            raise self.fail(SNYCode.ROUND_NOT_OVER, "the round's turns are not over", st.column)
+        if seat in self.out:
+            raise self.fail(SNYCode.ELIMINATED, f"{name} is out of the game and gets no refill", st.player.column)
+        if seat not in self.refill_due:
+            period = self.options.refill_period
+            why = f"{name}'s refill is dealt already" if self.refill_due else f"refills follow every {period}th round"
+            raise self.fail(SNYCode.MISPLACED_HAND, f"no deal is due for {name} here: {why}", st.column)
+        return DISCARD, self.refill_count(), "a refill"
+
+    # ------------------------------------------------------------------------------------------------ rounds
+    def _apply_round(self, st: RoundMark) -> None:
+        if self.stage == TURNS:
+            raise self.fail(
+                SNYCode.MISPLACED_ROUND, f"round {self.round} is being played: its turns are not over", st.column
+            )
+        if st.number != self.round:
+            raise self.fail(SNYCode.ROUND_MISMATCH, f"the next round is round {self.round}, not {st.number}", st.column)
+
+    def _apply_reveal(self, st: Reveal) -> None:
+        if self.stage == TURNS:
+            raise self.fail(SNYCode.ROUND_NOT_OVER, "the round's turns are not over", st.column)
+        if self.stage == SETUP and self.setup_missing():
+            raise self.fail(SNYCode.SETUP_INCOMPLETE, "; ".join(self.setup_missing()), st.column)
+        if self.refill_due:
+            names = ", ".join(self.players[s] for s in sorted(self.refill_due))
+            raise self.fail(SNYCode.REFILL_MISSING, f"the refill of {names} comes first", st.column)
+        tracker = self.tracker.copy()
+        if self.stage == SETUP:
+            tracker.move_all(DECK, DISCARD)  # the cards not dealt start the discard pile
+        cards: dict[int, Card] = {}
+        for entry in st.entries:
+            seat = self.seat_of(entry.player)
+            if seat in self.out:
+                raise self.fail(SNYCode.ELIMINATED, f"{entry.player.name} is out of the game", entry.player.column)
+            if seat in cards:
+                raise self.fail(SNYCode.REVEAL_PLAYERS, f"{entry.player.name} plays one card", entry.player.column)
+            card = self.card_of(entry.card)
+            try:
+                tracker.take(card, hand(seat), played(seat))
+            except CardError as error:
+                raise self.fail(
+                    SNYCode.NOT_IN_HAND,
+                    f"{card_text(card)} is not in {entry.player.name}'s hand: {self.card_problem(error)}",
+                    entry.card.column,
+                ) from None
+            cards[seat] = card
+        missing = [self.players[s] for s in self.in_game() if s not in cards]
+        if missing:
+            raise self.fail(
+                SNYCode.REVEAL_PLAYERS, f"the reveal leaves out {', '.join(missing)}", st.end_column or st.column
+            )
+        self.tracker, self.played, self.stage = tracker, cards, TURNS
+        self.order = sorted(cards, key=lambda seat: (cards[seat][1], seat))
+        self.turn = 0
+        self.holder = self.order[-1]
+        self._check_last_player()
+
+    # ------------------------------------------------------------------------------------------------ turns
+    def _turn_seat(self, player: NameRef) -> int:
+        seat = self.seat_of(player)
+        if seat in self.out:
+            raise self.fail(SNYCode.ELIMINATED, f"{player.name} is out of the game", player.column)
+        if self.stage != TURNS:
+            raise self.fail(SNYCode.PLAY_EXPECTED, "a round starts with the 'play:' reveal", player.column)
+        if seat != self.order[self.turn]:
+            due = self.players[self.order[self.turn]]
+            raise self.fail(SNYCode.NOT_YOUR_TURN, f"{due} plays the lowest card still to act", player.column)
+        return seat
+
+    def _apply_turn(self, st: TurnLine) -> None:
+        seat = self._turn_seat(st.player)
+        legal = self.legal_turns()
+        written = written_steps(st.steps, self.board)
+        card = card_text(self.played[seat])
+        if not legal:
+            raise self.fail(
+                SNYCode.MUST_LOSE,
+                f"{card} allows {self.players[seat]} no complete turn with either worker: the line is 'loses SQ'",
+                written[0].columns[0],
+            )
+        found = match(written, legal)
+        if found.turn is None:
+            failure = explain(self.context(seat), self.pos, written, found, st.end_column, card)
+            error = self.fail(failure.kind, failure.message, failure.column)
+            error.alternatives = [self.turn_line(seat, turn) for turn in ranked(legal, written)[:40]]
+            raise error
+        self._finish_turn(seat, found.turn)
+
+    def turn_line(self, seat: int, turn: Path) -> str:
+        return f"{quote_player(self.players[seat])}: {turn_text(turn.acts, self.board.square)}"
+
+    def _finish_turn(self, seat: int, turn: Path) -> None:
+        self.pos = turn.pos
+        if turn.winner is not None:
+            self._end(turn.winner, TERMINATIONS[turn.win_kind or "climb"])
+            return
+        if turn.removed is not None and not self.pos.workers_of(seat):
+            self._eliminate(seat)
+        if self.stage != OVER:
+            self._advance()
+
+    def _apply_loss(self, st: LossLine) -> None:
+        seat = self._turn_seat(st.player)
+        legal = self.legal_turns()
+        if legal:
+            error = self.fail(
+                SNYCode.LOSS_NOT_ALLOWED,
+                f"{card_text(self.played[seat])} allows {len(legal)} complete turn(s); a worker is lost only when "
+                "none exists",
+                st.column,
+            )
+            error.alternatives = [self.turn_line(seat, turn) for turn in legal[:40]]
+            raise error
+        cell = self.space(st.square)
+        if cell not in self.pos.workers:
+            raise self.fail(SNYCode.NO_WORKER, f"no worker stands on {st.square.name}", st.square.column)
+        if self.pos.workers[cell] != seat:
+            raise self.fail(
+                SNYCode.NOT_YOUR_WORKER, f"the worker on {st.square.name} is not {st.player.name}'s", st.square.column
+            )
+        losable = self.losable_workers(seat)
+        if cell not in losable:
+            names = ", ".join(self.board.square(w) for w in losable)
+            raise self.fail(SNYCode.LOSS_WORKER, f"the worker that cannot move is lost: {names}", st.square.column)
+        self.pos = self.pos.without_worker(cell)
+        if not self.pos.workers_of(seat):
+            self._eliminate(seat)
+        if self.stage != OVER:
+            self._advance()
+
+    def _eliminate(self, seat: int) -> None:
+        """A player without workers is out: his hand leaves at once ([D12]); the Statue stays or passes ([D12])."""
+        self.out.append(seat)
+        self.tracker.move_all(hand(seat), DISCARD if self.options.eliminated_hand_to_discard else OUT)
+        if self.holder == seat and not self.options.statue_stays_with_eliminated:
+            still = [s for s in self.order if s not in self.out]
+            self.holder = still[-1] if still else None
+        self._check_last_player()
+
+    def _check_last_player(self) -> None:
+        """Win condition 3 ([D13]): the only player with workers wins (holding the Statue, with the option on)."""
+        left = self.in_game()
+        if len(left) == 1 and (not self.options.last_player_needs_statue or self.holder == left[0]):
+            self._end(left[0], SNYTermination.LAST_PLAYER)
+        elif not left:
+            self._end(self.out[-1], SNYTermination.LAST_PLAYER)
+
+    def _advance(self) -> None:
+        self.turn += 1
+        if self.turn < len(self.order):
+            return
+        for seat in self.played:
+            self.tracker.move_all(played(seat), DISCARD)
+        if self.round % self.options.refill_period == 0:
+            self.tracker.shuffle(DISCARD)
+            self.refill_due = set(self.in_game())
+            # fewer than refill_size only if the discard pile cannot give every player as many
+            self.refill_cards = min(self.options.refill_size, self.tracker.count(DISCARD) // len(self.refill_due))
+        self.played, self.order, self.turn = {}, [], 0
+        self.round += 1
+        self.stage = REVEAL
+
+    def _end(self, seat: int, termination: SNYTermination) -> None:
+        self.winner, self.termination, self.stage = seat, termination, OVER
+
+    # ------------------------------------------------------------------------------------------------ views
+    def summary(self) -> str:
+        return view.summary(self)
+
+    def legal_statements(self) -> list[str]:
+        return view.legal_statements(self)
+
+    def fingerprint(self) -> tuple:
+        return (
+            self.stage,
+            self.round,
+            self.pos.key(),
+            tuple(sorted(self.pairs.items())),
+            tuple(sorted(self.dealt)),
+            self.setup_skyscraper,
+            self.tracker.key(),
+            tuple(sorted(self.played.items())),
+            tuple(self.order),
+            self.turn,
+            self.holder,
+            tuple(self.out),
+            tuple(sorted(self.refill_due)),
+            self.refill_cards,
+            self.winner,
+            self.final_claimed,
+        )
+
+
+__all__ = ["OVER", "REVEAL", "SETUP", "TURNS", "SNYState"]
