@@ -13,7 +13,6 @@ from typing import ClassVar
 from referee.errors import RecordCode, malformed
 from referee.game import GameState, Outcome
 from referee.record import NameRef
-from referee.santorini_new_york.notation import quote_player
 from referee.santorini_new_york import view
 from referee.santorini_new_york.board import BoardMap, Geometry
 from referee.santorini_new_york.cards import Card, DeckList, card_text, deck_cards
@@ -33,6 +32,7 @@ from referee.santorini_new_york.notation import (
     Square,
     TurnLine,
     WinClaim,
+    quote_player,
 )
 from referee.santorini_new_york.options import SNYOptions
 from referee.santorini_new_york.professions import legal_turns

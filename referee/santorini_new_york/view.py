@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.santorini_new_york.notation import quote_player
 from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.cards import Card, card_order, card_text
 from referee.santorini_new_york.engine import Position
 from referee.santorini_new_york.hidden import DECK, DISCARD, CardError, hand, played
+from referee.santorini_new_york.notation import quote_player
 
 if TYPE_CHECKING:
     from referee.santorini_new_york.state import SNYState
