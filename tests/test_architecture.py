@@ -1,0 +1,68 @@
+"""The core knows no game: no module outside a game's package imports a game package, no game imports another, and
+the core finds games only through the ``referee.games`` entry points. Checked on the source (every import statement,
+module-level or inside a function), so a lazy import cannot hide a dependency."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import referee
+from referee.registry import GAMES
+
+PACKAGE = Path(referee.__file__).parent
+GAME_PACKAGES = {GAMES[game_id].__module__.split(".")[1] for game_id in GAMES}
+
+
+def imported_modules(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def game_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[0] == "referee" and parts[1] in GAME_PACKAGES else None
+
+
+def test_every_built_in_game_is_a_package_of_its_own() -> None:
+    assert {"saint_petersburg", "san_juan", "santorini_new_york"} <= GAME_PACKAGES
+    for name in GAME_PACKAGES:
+        assert (PACKAGE / name / "__init__.py").is_file()
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.glob("*.py")), ids=lambda p: p.name)
+def test_no_core_module_imports_a_game(path: Path) -> None:
+    games = {game for module in imported_modules(path) if (game := game_of(module))}
+    assert not games, f"{path.name} imports the game package(s) {sorted(games)}"
+
+
+@pytest.mark.parametrize("package", sorted(GAME_PACKAGES))
+def test_no_game_imports_another_game(package: str) -> None:
+    for path in sorted((PACKAGE / package).rglob("*.py")):
+        others = {game for module in imported_modules(path) if (game := game_of(module)) and game != package}
+        assert not others, f"{path.relative_to(PACKAGE)} imports {sorted(others)}"
+
+
+def test_the_core_grammar_names_no_game() -> None:
+    core = PACKAGE.parent / "grammar"
+    for path in core.glob("*.lark"):
+        text = path.read_text(encoding="utf-8").lower()
+        for game in GAMES.values():
+            assert game.title.lower() not in text and game.id not in text, (path.name, game.id)
+
+
+def test_each_game_owns_its_grammar_variants_docs_and_adapter() -> None:
+    root = PACKAGE.parent
+    for game in GAMES.values():
+        folder = PACKAGE / game.__module__.split(".")[1]
+        assert list(folder.glob("*.lark")), f"{game.id} has no grammar in its package"
+        assert game.doc_page and (root / game.doc_page).is_file(), f"{game.id} names no documentation page"
+        assert game.property_adapter, f"{game.id} names no property adapter"
