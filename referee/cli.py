@@ -61,6 +61,25 @@ class ByteSize(click.ParamType):
         return size
 
 
+def running_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Where the work runs (docs/performance.md); read by ``_judged``."""
+    command = click.option(
+        "--dask",
+        metavar="ADDRESS",
+        default=None,
+        help="Judge on a Dask distributed cluster (its scheduler's address, e.g. tcp://10.0.0.5:8786); the workers "
+        "read the record files, so they must see them.",
+    )(command)
+    command = click.option(
+        "-j",
+        "--jobs",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Worker processes (default: every core). Output is the same as with one job, in the same order.",
+    )(command)
+    return command
+
+
 def reading_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """What a record may make the referee read (docs/security.md)."""
     command = click.option(
@@ -100,8 +119,19 @@ def _game_arg(name: str) -> type[Game]:
 
 
 def _judged(paths: Iterable[str], referee: Referee) -> Iterator[GameReport]:
-    for source in find_records(paths):
-        yield from referee.judge_source(source)
+    """Every game of the paths, in order, on the cores or the cluster the command line asked for."""
+    ctx = click.get_current_context(silent=True)
+    jobs = ctx.params.get("jobs") if ctx is not None else None
+    dask = ctx.params.get("dask") if ctx is not None else None
+    sources = find_records(paths)
+    if dask:
+        from referee.parallel import judge_on_dask
+
+        yield from judge_on_dask(sources, referee, dask)
+        return
+    from referee.parallel import default_jobs, judge_parallel
+
+    yield from judge_parallel(sources, referee, jobs or default_jobs())
 
 
 def _describe(report: GameReport) -> str:
@@ -178,6 +208,7 @@ def main() -> None:
 )
 @click.option("--ignore-expect", is_flag=True, help="Judge records by their verdict alone, ignoring Expect tags.")
 @reading_options
+@running_options
 def check(
     paths: tuple[str, ...],
     fmt: str,
@@ -187,6 +218,8 @@ def check(
     max_size: int,
     allow_dirs: tuple[Path, ...],
     allow_any_path: bool,
+    jobs: int | None,
+    dask: str | None,
 ) -> None:
     """Judge every game in PATHS (files, folders searched for *.rec, or - for standard input).
 
@@ -333,6 +366,7 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True, help=FORMAT_HELP)
 @JUNIT_OPTION
 @reading_options
+@running_options
 def regress(
     paths: tuple[str, ...],
     baseline: Path | None,
@@ -343,6 +377,8 @@ def regress(
     max_size: int,
     allow_dirs: tuple[Path, ...],
     allow_any_path: bool,
+    jobs: int | None,
+    dask: str | None,
 ) -> None:
     """Rule-regression check: is every stored game still judged as it should be?
 
@@ -466,7 +502,15 @@ def _own_junit_report(path: Path) -> bool:
 @main.command()
 @RECORD_PATHS
 @reading_options
-def score(paths: tuple[str, ...], max_size: int, allow_dirs: tuple[Path, ...], allow_any_path: bool) -> None:
+@running_options
+def score(
+    paths: tuple[str, ...],
+    max_size: int,
+    allow_dirs: tuple[Path, ...],
+    allow_any_path: bool,
+    jobs: int | None,
+    dask: str | None,
+) -> None:
     """Final scores of every finished game in PATHS (files, folders or -), by source, with the tie-break used.
 
     Exit 1 when a game is illegal or malformed (not as its Expect tag states) or no record was found.

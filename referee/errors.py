@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
+from typing import Any
 
 
 class Verdict(StrEnum):
@@ -138,6 +139,10 @@ class RefereeError(Exception):
 
     def __post_init__(self) -> None:
         Exception.__init__(self, self.message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with every field (reports travel between processes: ``--jobs``, Dask)."""
+        return (type(self), (self.kind, self.message, self.column, self.line, self.alternatives, self.state))
 
     @property
     def verdict(self) -> Verdict:

@@ -1,0 +1,127 @@
+"""Judging on every core, and past one machine on a Dask cluster — with the reports of one job, in the same order.
+
+The work is cut into units: a record file, or a slice of the games of a large file (so one big file uses every core
+too). Units are judged in worker processes and their reports come back in input order (``imap``), as they are ready,
+so output streams and is byte-for-byte the output of one job. Workers are forked: they start with the parent's
+imported modules and compiled grammars, and each keeps its own bounded parse caches.
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from referee.record import GameRecord, iter_games
+from referee.replay import GameReport, RecordSource, Referee
+
+BIG_FILE = 4 * 1024 * 1024  # bytes: a file this large is cut into slices of games
+GAMES_PER_SLICE = 200
+
+
+@dataclass(frozen=True)
+class Slice:
+    """Some consecutive games of one file (already split by the parent)."""
+
+    source: RecordSource
+    games: tuple[GameRecord, ...]
+
+
+Unit = RecordSource | Slice
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def units(sources: Iterable[RecordSource], referee: Referee) -> Iterator[Unit]:
+    """The units of work, in input order: small files whole, large files as slices of games."""
+    for source in sources:
+        size = _size(source)
+        if source.problem is not None or source.path is None or size < BIG_FILE:
+            yield source
+            continue
+        try:
+            text = source.read(referee.policy)
+        except Exception:  # unreadable: the worker reports it as it would for one job
+            yield source
+            continue
+        batch: list[GameRecord] = []
+        found = False
+        for record in iter_games(text, source.display):
+            found = True
+            batch.append(record)
+            if len(batch) >= GAMES_PER_SLICE:
+                yield Slice(source, tuple(batch))
+                batch = []
+        if batch or not found:
+            yield Slice(source, tuple(batch)) if batch else source
+
+
+def _size(source: RecordSource) -> int:
+    try:
+        return source.path.stat().st_size if source.path is not None else 0
+    except OSError:
+        return 0
+
+
+def judge_unit(referee: Referee, unit: Unit) -> list[GameReport]:
+    """The reports of one unit (what a worker does)."""
+    if isinstance(unit, Slice):
+        reports = []
+        for record in unit.games:
+            report = referee.judge(record, unit.source.record_dir)
+            report.key = unit.source.key
+            reports.append(report)
+        return reports
+    return list(referee.judge_source(unit))
+
+
+_REFEREE: Referee | None = None
+
+
+def _start_worker(referee: Referee) -> None:
+    global _REFEREE
+    _REFEREE = referee
+
+
+def _work(unit: Unit) -> list[GameReport]:
+    assert _REFEREE is not None
+    return judge_unit(_REFEREE, unit)
+
+
+def judge_parallel(sources: Iterable[RecordSource], referee: Referee, jobs: int) -> Iterator[GameReport]:
+    """Every game of ``sources`` judged on ``jobs`` processes, reported in input order as soon as it is ready."""
+    work = units(sources, referee)
+    first = list(itertools.islice(work, 2))
+    if jobs <= 1 or len(first) < 2:  # one unit: no process is worth starting
+        for unit in itertools.chain(first, work):
+            yield from judge_unit(referee, unit)
+        return
+    work = itertools.chain(first, work)
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    with context.Pool(jobs, initializer=_start_worker, initargs=(referee,)) as pool:
+        for reports in pool.imap(_work, work, chunksize=1):
+            yield from reports
+
+
+def judge_on_dask(sources: Iterable[RecordSource], referee: Referee, address: str) -> Iterator[GameReport]:
+    """Every game of ``sources`` judged on a Dask distributed cluster (the scheduler at ``address``), in input order.
+
+    The workers read the record files themselves: run them where the files are visible (a shared folder). Large
+    files are sliced here and their games shipped with the work."""
+    try:
+        from distributed import Client
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise RuntimeError("--dask needs Dask distributed: pip install 'referee[dask]'") from exc
+    with Client(address, set_as_default=False) as client:
+        futures: list[Any] = [client.submit(judge_unit, referee, unit, pure=False) for unit in units(sources, referee)]
+        for future in futures:
+            yield from future.result()
