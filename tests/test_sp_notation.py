@@ -297,7 +297,7 @@ def test_many_games_per_file():
     assert [r.index for r in reports] == [1, 2, 3]
     assert [r.verdict for r in reports] == [Verdict.UNFINISHED, Verdict.ILLEGAL, Verdict.MALFORMED]
     lines = text.splitlines()
-    assert reports[1].error.code == "deal-missing"
+    assert reports[1].error.code == "sp-deal-missing"
     assert lines[reports[1].error.line - 1] == "Boris: pass"
     assert reports[2].error.code == "missing-colon"
     assert lines[reports[2].error.line - 1] == "tokens Anna worker"
@@ -307,7 +307,7 @@ def test_many_games_per_file():
 
 def test_file_order_illegal_line_beats_later_syntax_error():
     body = ROUND1_WORKERS + "building phase\nBoris: pass #!\n" + "\n" * 15 + "Anna buy Market\n"
-    report = illegal(body, "deal-missing")
+    report = illegal(body, "sp-deal-missing")
     text = record(body)
     assert report.error.line == 14 and text.splitlines()[-1] == "Anna buy Market"
     assert len(text.splitlines()) == 30
@@ -323,7 +323,7 @@ def test_file_order_syntax_error_beats_later_illegal_line():
 
 def test_later_errors_are_not_reported():
     report = illegal(
-        ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Anna: buy Gold Miner for 4 #!"), "not-your-turn"
+        ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Anna: buy Gold Miner for 4 #!"), "sp-not-your-turn"
     )
     assert report.statements == 5
 
@@ -334,7 +334,7 @@ def test_crlf_line_ends():
     assert report.verdict == Verdict.UNFINISHED and report.statements == 9
     bad = record(ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3 #!"))
     [report] = check_text(bad.replace("\n", "\r\n"))
-    assert (report.error.code, report.error.line) == ("price-mismatch", marked_line(bad))
+    assert (report.error.code, report.error.line) == ("sp-price-mismatch", marked_line(bad))
 
 
 def test_bom_is_ignored(tmp_path: Path):
