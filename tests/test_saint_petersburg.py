@@ -16,17 +16,20 @@ from sp_helpers import (
     give,
     illegal,
     judge,
+    marked_line,
     new_state,
     options,
     parse,
+    record,
     rejects,
     run,
     set_deck,
     unfinished,
 )
 
-from referee.errors import RefereeError, Verdict
+from referee.errors import CATALOGUE, RefereeError, Verdict, canonical_code
 from referee.replay import check_file
+from referee.saint_petersburg.codes import FORMER_CODES, SPCode
 from referee.saint_petersburg.options import FIRST_EDITION, SECOND_EDITION
 
 # A whole 2-player round 1 (2nd edition). Anna: 20 rubles, Shepherd, Lumberjack, Author, Pub in hand.
@@ -1101,3 +1104,18 @@ class TestCards:
         assert sum(c.copies for c in s.cards.values() if c.deck == "upgrades" and c.colour == "green") == 10
         assert sum(c.copies for c in s.cards.values() if c.deck == "upgrades" and c.colour == "blue") == 10
         assert sum(c.copies for c in s.cards.values() if c.deck == "upgrades" and c.colour == "red") == 10
+
+
+class TestCodes:
+    def test_every_code_has_the_game_prefix_and_its_former_name_stays_accepted(self):
+        assert all(kind.code.startswith("sp-") for kind in SPCode)
+        assert sorted(FORMER_CODES.values()) == sorted(kind.code for kind in SPCode)
+        for former, current in FORMER_CODES.items():
+            assert former not in CATALOGUE and canonical_code(former) == current
+
+    @pytest.mark.parametrize("code", ["sp-not-your-turn", "not-your-turn"])
+    def test_an_expect_tag_is_met_with_the_current_or_the_former_code(self, code):
+        body = ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Anna: buy Gold Miner for 4 #!")
+        line = marked_line(record(body, Expect="illegal"))
+        report = judge(body, Expect=f"illegal {code} {line}")
+        assert report.error.code == "sp-not-your-turn" and report.expectation_met and report.ok

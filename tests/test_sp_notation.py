@@ -150,6 +150,40 @@ def test_actor_statement_forms(line, kind, fields):
 
 
 @pytest.mark.parametrize(
+    "line,columns",
+    [
+        (
+            "Anna: buy upper Bank over Market for 8",
+            {"column": 7, "row_column": 11, "card": 17, "over": 27, "price_column": 38},
+        ),
+        ("Anna: take lower Pub", {"column": 7, "row_column": 12, "card": 18}),
+        ("Anna: play Bank over Market for 8", {"column": 7, "card": 12, "over": 22, "price_column": 33}),
+        (
+            "Anna: observe upgrades: Bank, buy over Market for 8",
+            {"column": 7, "deck_column": 15, "card": 25, "choice_column": 31, "over": 40, "price_column": 51},
+        ),
+        ("Anna: observe buildings: Pub, discard", {"column": 7, "deck_column": 15, "card": 26, "choice_column": 31}),
+        ("Anna: pub 2 for 4", {"column": 7, "count_column": 11, "price_column": 17}),
+        ("Anna:  pass", {"column": 8}),
+        ('"Anna K.": buy lower Market for 4', {"column": 12, "row_column": 16, "card": 22, "price_column": 33}),
+    ],
+)
+def test_every_part_of_an_action_carries_its_column(line, columns):
+    """The rules point at the part they refuse (the price, the row, the count) from the statement alone."""
+    action = parse(line).action
+    for part, column in columns.items():
+        value = getattr(action, part)
+        assert (value.column if isinstance(value, NameRef) else value) == column, part
+
+
+def test_score_entries_carry_the_columns_of_their_amounts():
+    claim = parse("score: Anna +6R +1VP, Boris +6R")
+    anna, boris = claim.entries
+    assert (anna.player.column, anna.rubles_column, anna.vp_column) == (8, 13, 17)
+    assert (boris.player.column, boris.rubles_column, boris.vp_column) == (23, 29, 0)
+
+
+@pytest.mark.parametrize(
     "line,canonical",
     [
         ("ANNA: BUY market FOR 5", None),  # player names keep their case

@@ -25,6 +25,7 @@ from referee.errors import Verdict
 from referee.replay import check_text
 from referee.saint_petersburg.options import FIRST_EDITION
 from referee.saint_petersburg.play import play_record
+from referee.turns import clockwise
 
 ARISTOCRATS = [
     "Author",
@@ -52,9 +53,8 @@ RED_UPGRADES = [
 def scored(state, phase, seat=0):
     """The scoring of ``phase`` for every player, through the real end of the phase (both players pass)."""
     acting(state, phase, to_act=state.holder[phase])
-    n = len(state.players)
-    for k in range(n):
-        state.apply(parse(f"{state.players[(state.holder[phase] + k) % n]}: pass"))
+    for seat in clockwise(state.holder[phase], len(state.players)):
+        state.apply(parse(f"{state.players[seat]}: pass"))
     return [(s.rubles, s.vp) for s in state.last_scoring]
 
 
