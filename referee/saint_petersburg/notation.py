@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TypeVar, cast
 
 from lark import Token
 
@@ -18,6 +18,8 @@ from referee.errors import RecordCode
 from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, quote_player
 from referee.saint_petersburg.cards import NAME_TABLE
 from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
+
+T = TypeVar("T")
 
 
 # --- game statements ------------------------------------------------------------------------------------------
@@ -179,16 +181,13 @@ class Parts:
     def of(cls, children: Sequence[object]) -> Parts:
         word = children[0]
         assert isinstance(word, Token)
-        found: dict[type, object] = {}
-        for child in children[1:]:
-            found.setdefault(type(child), child)
-        over = found.get(Over)
+        over = _first(children, Over)
         return cls(
             _at(word),
-            found.get(NameRef),  # type: ignore[arg-type]
-            found.get(Row),  # type: ignore[arg-type]
-            over.card if isinstance(over, Over) else None,
-            found.get(Price),  # type: ignore[arg-type]
+            _first(children, NameRef),
+            _first(children, Row),
+            over.card if over else None,
+            _first(children, Price),
         )
 
     @property
@@ -206,6 +205,11 @@ class Parts:
     @property
     def row_column(self) -> int:
         return self.row.column if self.row else 0
+
+
+def _first(children: Sequence[object], kind: type[T]) -> T | None:
+    """The first child of a kind (a rule holds at most one of each part)."""
+    return next((child for child in children if isinstance(child, kind)), None)
 
 
 def _at(token: Token) -> int:
@@ -252,7 +256,7 @@ class StatementBuilder(CommonStatements):
         return PhaseHeader(_phase(children[0]), _at(children[0]))
 
     def deal(self, children: list) -> Deal:
-        cards = next((c for c in children if isinstance(c, tuple)), ())  # "deal: none" lists no cards
+        cards = _first(children, tuple) or ()  # "deal: none" lists no cards
         return Deal(cards, _at(children[0]))
 
     def score(self, children: list) -> ScoreClaim:
