@@ -21,6 +21,7 @@ from referee.saint_petersburg.cards import PHASES
 from referee.saint_petersburg.notation import make_parser
 from referee.saint_petersburg.options import FIRST_EDITION, SECOND_EDITION, SPOptions
 from referee.saint_petersburg.state import SPState
+from referee.turns import clockwise
 
 PARSER = make_parser()
 
@@ -193,8 +194,7 @@ def finish(state: SPState) -> SPState:
     state.end_triggered = True
     holder = state.holder["upgrade"]
     acting(state, "upgrade", to_act=holder, round_=state.round)
-    n = len(state.players)
-    for k in range(n):
-        state.apply(parse(f"{state.players[(holder + k) % n]}: pass"))
+    for seat in clockwise(holder, len(state.players)):
+        state.apply(parse(f"{state.players[seat]}: pass"))
     assert state.is_terminal()
     return state

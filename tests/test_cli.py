@@ -58,7 +58,7 @@ def test_check_exit_1_on_illegal_and_jsonl_fields(tmp_path: Path) -> None:
         assert key in row
     assert (row["verdict"], row["code"], row["line"], row["column"], row["index"]) == (
         "illegal",
-        "price-mismatch",
+        "sp-price-mismatch",
         8,
         27,
         1,
@@ -143,7 +143,7 @@ def test_variant_file_relative_to_the_record(tmp_path: Path) -> None:
     path.write_text(HEAD + '[Variant "cheap.toml"]\n' + OPENING)
     result = run("check", "--format", "jsonl", str(path))
     row = json.loads(result.output)
-    assert row["verdict"] == "illegal" and row["code"] == "cannot-afford"  # Shepherd costs 5, Anna has 3
+    assert row["verdict"] == "illegal" and row["code"] == "sp-cannot-afford"  # Shepherd costs 5, Anna has 3
 
 
 def test_bad_variant_file_is_malformed(tmp_path: Path) -> None:

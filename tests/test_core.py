@@ -43,7 +43,7 @@ def test_many_games_per_file_each_judged_on_its_own() -> None:
     reports = check_text(HEAD + OPENING + "\n" + broken + "\n" + HEAD + OPENING)
     assert [r.verdict for r in reports] == [Verdict.UNFINISHED, Verdict.ILLEGAL, Verdict.UNFINISHED]
     assert [r.index for r in reports] == [1, 2, 3]
-    assert reports[1].error.code == "not-your-turn"
+    assert reports[1].error.code == "sp-not-your-turn"
     assert reports[1].error.line == 2 + 9 + 1 + 2 + 6  # second game's Boris line
 
 
@@ -72,7 +72,7 @@ def test_file_order_illegal_line_beats_later_syntax_error() -> None:
     text = HEAD + OPENING.replace("Anna: buy Lumberjack for 3", "Anna: buy Lumberjack for 2") + "Boris buy\n"
     report = one(text)
     assert report.verdict is Verdict.ILLEGAL
-    assert (report.error.code, report.error.line) == ("price-mismatch", 9)
+    assert (report.error.code, report.error.line) == ("sp-price-mismatch", 9)
 
 
 def test_file_order_syntax_error_before_illegal_line() -> None:

@@ -110,14 +110,14 @@ CASES: dict[str, str] = {
 
 # (file, game index) → (line, column, code) of every game that is not ok
 PROBLEMS = {
-    ("illegal.rec", 1): (9, 1, "not-your-turn"),
+    ("illegal.rec", 1): (9, 1, "sp-not-your-turn"),
     ("malformed.rec", 1): (9, 6, "missing-colon"),
-    ("expect-other-code.rec", 1): (10, 1, "not-your-turn"),
+    ("expect-other-code.rec", 1): (10, 1, "sp-not-your-turn"),
     ("expect-on-valid.rec", 1): (1, 1, EXPECTATION_MISMATCH),
     ("two-games.rec", 2): (10, 7, "unknown-game"),
-    ("names.rec", 1): (8, 1, "not-your-turn"),
+    ("names.rec", 1): (8, 1, "sp-not-your-turn"),
     ("control.rec", 1): (9, 17, "syntax"),
-    (ODD_FILE, 1): (9, 1, "not-your-turn"),
+    (ODD_FILE, 1): (9, 1, "sp-not-your-turn"),
 }
 
 
@@ -155,7 +155,7 @@ def test_a_valid_game_against_its_expect_tag_is_an_expectation_mismatch(reports:
 
 def test_another_code_than_expected_keeps_the_real_code(reports: list[GameReport]) -> None:
     problem = problem_of(next(r for r in reports if r.file == "expect-other-code.rec"))
-    assert problem is not None and problem.code == "not-your-turn"
+    assert problem is not None and problem.code == "sp-not-your-turn"
     assert "the Expect tag states 'illegal price-mismatch'" in problem.message
 
 
@@ -173,7 +173,9 @@ def test_regress_differences_and_house_rules(reports: list[GameReport]) -> None:
     assert problem.alternatives == ("Anna: buy Lumberjack for 3",)
     problem = problem_of(illegal, differences=["line 8 -> 9"])
     assert (
-        problem is not None and problem.code == "not-your-turn" and problem.message.endswith("(baseline: line 8 -> 9)")
+        problem is not None
+        and problem.code == "sp-not-your-turn"
+        and problem.message.endswith("(baseline: line 8 -> 9)")
     )
     out = io.StringIO()
     with JUnitWriter(out, hostname="h") as writer:
@@ -255,8 +257,8 @@ def test_junit_failures_are_located(reports: list[GameReport]) -> None:
             seen[(case.get("classname"), index)] = failure.text
     assert set(seen) == set(PROBLEMS)
     body = seen[("illegal.rec", 1)]
-    assert body.startswith("illegal.rec:9:1: illegal [not-your-turn] it is Anna's turn, not Boris's\n")
-    assert f"rule: {CATALOGUE['not-your-turn'].summary}" in body
+    assert body.startswith("illegal.rec:9:1: illegal [sp-not-your-turn] it is Anna's turn, not Boris's\n")
+    assert f"rule: {CATALOGUE['sp-not-your-turn'].summary}" in body
     assert "\nstate:\n  round 1, worker phase, Anna to act" in body
     assert "\nlegal here:\n  Anna: buy Lumberjack for 3" in body
     assert "expected (Expect tag): illegal price-mismatch" in seen[("expect-other-code.rec", 1)]
@@ -269,7 +271,7 @@ def test_junit_escapes_every_user_string(reports: list[GameReport]) -> None:
     names = next(s for s in root.findall("testsuite") if s.get("name") == "names.rec")
     failure = names.find("testcase/failure")
     assert failure is not None
-    assert failure.get("message") == f"8:1 [not-your-turn] it is Ann<a> & \"Q\"'s turn, not {ODD}'s"
+    assert failure.get("message") == f"8:1 [sp-not-your-turn] it is Ann<a> & \"Q\"'s turn, not {ODD}'s"
     assert 'Ann<a> & "Q": 25 rubles' in failure.text and f"{ODD}: 25 rubles" in failure.text
     odd = next(s for s in root.findall("testsuite") if s.get("name") == ODD_FILE)  # quotes, &, <, newline survive
     assert odd.find("testcase").get("classname") == ODD_FILE
@@ -339,7 +341,7 @@ def test_sarif_rules_are_the_whole_catalogue(reports: list[GameReport]) -> None:
     for code, kind in CATALOGUE.items():
         assert by_id[code]["shortDescription"]["text"] == kind.summary
         assert by_id[code]["properties"]["verdict"] == kind.verdict.value
-    assert by_id["not-your-turn"]["name"] == "NotYourTurn"
+    assert by_id["sp-not-your-turn"]["name"] == "SpNotYourTurn"
     assert "helpUri" not in by_id["syntax"]
     assert sarif_rules("https://h/errors.md#{code}")[0]["helpUri"] == f"https://h/errors.md#{rules[0]['id']}"
 

@@ -79,4 +79,4 @@ def test_a_keyword_line_is_the_statement_when_no_player_has_that_name() -> None:
 def test_a_player_named_score_still_claims_scores() -> None:
     body = SP_OPENING.replace("score: {a} +6R, {b} +6R", "score: {a} +7R, {b} +6R")
     report = judged("Saint Petersburg", ("Score", "Deal"), body)
-    assert (report.error.code, report.error.line) == ("score-mismatch", 12)
+    assert (report.error.code, report.error.line) == ("sp-score-mismatch", 12)

@@ -16,17 +16,20 @@ from sp_helpers import (
     give,
     illegal,
     judge,
+    marked_line,
     new_state,
     options,
     parse,
+    record,
     rejects,
     run,
     set_deck,
     unfinished,
 )
 
-from referee.errors import RefereeError, Verdict
+from referee.errors import CATALOGUE, RefereeError, Verdict, canonical_code
 from referee.replay import check_file
+from referee.saint_petersburg.codes import FORMER_CODES, SPCode
 from referee.saint_petersburg.options import FIRST_EDITION, SECOND_EDITION
 
 # A whole 2-player round 1 (2nd edition). Anna: 20 rubles, Shepherd, Lumberjack, Author, Pub in hand.
@@ -122,7 +125,7 @@ class TestPrice:
         s = new_state()
         give(s, 0, "Market", "Carpenter Workshop")
         acting(s, "upgrade", upper=("Bank",), lower=("St Isaac's Cathedral",))
-        rejects(s, "Anna: buy St Isaac's Cathedral over Market for 9", "price-mismatch")
+        rejects(s, "Anna: buy St Isaac's Cathedral over Market for 9", "sp-price-mismatch")
         run(s, "Anna: buy St Isaac's Cathedral over Market for 8")
         assert s.p[0].rubles == 17 and s.lower == [] and card_names(s.upper) == ["Bank"]
         assert card_names(s.p[0].area) == ["Carpenter Workshop", "St Isaac's Cathedral"]
@@ -138,7 +141,7 @@ class TestPrice:
         s = new_state()
         give(s, 0, "Customs House", hand=True)
         acting(s, "building", lower=("Market",))
-        rejects(s, "Anna: play Customs House for 7", "price-mismatch")
+        rejects(s, "Anna: play Customs House for 7", "sp-price-mismatch")
         run(s, "Anna: play Customs House for 8")
         assert s.p[0].rubles == 17 and s.p[0].hand == []
 
@@ -153,7 +156,7 @@ class TestPrice:
         s = new_state()
         give(s, 0, "Observatory", "Customs House")
         acting(s, "building", upper=("Market",))
-        rejects(s, "Anna: observe buildings: Customs House, buy for 6", "price-mismatch")
+        rejects(s, "Anna: observe buildings: Customs House, buy for 6", "sp-price-mismatch")
         run(s, "Anna: observe buildings: Customs House, buy for 7")
         assert s.p[0].rubles == 18
 
@@ -161,14 +164,14 @@ class TestPrice:
         s = new_state()
         s.p[0].rubles = 4
         acting(s, "building", upper=("Market",))
-        rejects(s, "Anna: buy Market", "cannot-afford")
+        rejects(s, "Anna: buy Market", "sp-cannot-afford")
         s.p[0].rubles = 5
         run(s, "Anna: buy Market")
         assert s.p[0].rubles == 0
 
     def test_price_claim_in_a_record(self):
         illegal(
-            ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3 #!"), "price-mismatch"
+            ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3 #!"), "sp-price-mismatch"
         )
 
     def test_first_edition_prices(self):
@@ -176,7 +179,7 @@ class TestPrice:
         give(s, 0, "Observatory")
         assert s.price(0, s.cards["Bank"], False, s.cards["Observatory"]) == 13 - 6
         acting(s, "aristocrat", upper=("Judge",))
-        rejects(s, "Anna: buy Judge for 17", "price-mismatch")
+        rejects(s, "Anna: buy Judge for 17", "sp-price-mismatch")
         run(s, "Anna: buy Judge for 16")
 
     def test_first_edition_costs(self):
@@ -202,8 +205,8 @@ class TestUpgrades:
         s = new_state()
         give(s, 0, "Author", "Market")
         acting(s, "upgrade", upper=("Bank", "Senator"))
-        rejects(s, "Anna: buy Bank over Author", "bad-upgrade-target")
-        rejects(s, "Anna: buy Senator over Market", "bad-upgrade-target")
+        rejects(s, "Anna: buy Bank over Author", "sp-bad-upgrade-target")
+        rejects(s, "Anna: buy Senator over Market", "sp-bad-upgrade-target")
         run(s, "Anna: buy Bank over Market for 8")
 
     def test_blue_and_red_displace_any_building_or_aristocrat(self):
@@ -218,7 +221,7 @@ class TestUpgrades:
         s = new_state()
         give(s, 0, "Lumberjack", "Ship Builder")
         acting(s, "upgrade", upper=("Wharf", "Carpenter Workshop"))
-        rejects(s, "Anna: buy Wharf over Lumberjack", "bad-upgrade-target")
+        rejects(s, "Anna: buy Wharf over Lumberjack", "sp-bad-upgrade-target")
         run(s, "Anna: buy Wharf over Ship Builder for 5")
         run(s, "Boris: pass")
         run(s, "Anna: buy Carpenter Workshop over Lumberjack for 1")
@@ -235,22 +238,22 @@ class TestUpgrades:
         s = new_state()
         give(s, 0, "Weaving Mill", "Bank", "Senator")
         acting(s, "upgrade", upper=("Weaving Mill", "Hermitage", "Czarina"))
-        rejects(s, "Anna: buy Weaving Mill over Weaving Mill", "bad-upgrade-target")  # even with the wool symbol
-        rejects(s, "Anna: buy Hermitage over Bank", "bad-upgrade-target")
-        rejects(s, "Anna: buy Czarina over Senator", "bad-upgrade-target")
+        rejects(s, "Anna: buy Weaving Mill over Weaving Mill", "sp-bad-upgrade-target")  # even with the wool symbol
+        rejects(s, "Anna: buy Hermitage over Bank", "sp-bad-upgrade-target")
+        rejects(s, "Anna: buy Czarina over Senator", "sp-bad-upgrade-target")
 
     def test_needs_a_target(self):
         s = new_state()
         give(s, 0, "Market")
         acting(s, "upgrade", upper=("Bank",))
-        rejects(s, "Anna: buy Bank", "upgrade-needs-target")
-        rejects(s, "Anna: buy Bank over Customs House", "bad-upgrade-target")  # not in her area
+        rejects(s, "Anna: buy Bank", "sp-upgrade-needs-target")
+        rejects(s, "Anna: buy Bank over Customs House", "sp-bad-upgrade-target")  # not in her area
 
     def test_only_upgrades_displace(self):
         s = new_state()
         give(s, 0, "Market")
         acting(s, "building", upper=("Customs House",))
-        rejects(s, "Anna: buy Customs House over Market", "not-an-upgrade")
+        rejects(s, "Anna: buy Customs House over Market", "sp-not-an-upgrade")
 
     def test_turned_observatory_cannot_be_displaced(self):
         s = new_state()
@@ -259,13 +262,13 @@ class TestUpgrades:
         assert card_names(s.targets(0, s.cards["Bank"])) == ["Observatory"]
         run(s, "Anna: observe workers: Lumberjack, discard")
         run(s, "Boris: pass")
-        rejects(s, "Anna: buy Bank over Observatory", "bad-upgrade-target")
+        rejects(s, "Anna: buy Bank over Observatory", "sp-bad-upgrade-target")
 
     def test_observed_upgrade_cannot_displace_the_observatory_just_used(self):
         s = new_state()
         give(s, 0, "Observatory")
         acting(s, "building", upper=("Market",))
-        rejects(s, "Anna: observe upgrades: Bank, buy over Observatory for 6", "bad-upgrade-target")
+        rejects(s, "Anna: observe upgrades: Bank, buy over Observatory for 6", "sp-bad-upgrade-target")
 
     def test_second_observatory_still_displaceable(self):
         s = new_state()
@@ -290,9 +293,9 @@ class TestUpgrades:
         acting(s, "upgrade", lower=("Bank",))
         run(s, "Anna: take Bank")
         run(s, "Boris: pass")
-        rejects(s, "Anna: play Bank", "upgrade-needs-target")
+        rejects(s, "Anna: play Bank", "sp-upgrade-needs-target")
         give(s, 0, "Market")
-        rejects(s, "Anna: play Bank over Market for 7", "price-mismatch")  # no row discount from the hand
+        rejects(s, "Anna: play Bank over Market for 7", "sp-price-mismatch")  # no row discount from the hand
         run(s, "Anna: play Bank over Market for 8")
         assert card_names(s.p[0].area) == ["Bank"]
 
@@ -307,14 +310,14 @@ class TestTurnOrder:
             deal: Lumberjack, Gold Miner, Shepherd, Lumberjack
             Boris: buy Shepherd #!
             """,
-            "not-your-turn",
+            "sp-not-your-turn",
         )
 
     def test_then_clockwise(self):
         s = new_state(3)
         run(s, "worker phase\ndeal: Lumberjack, Lumberjack, Lumberjack, Shepherd, Shepherd, Shepherd")
         run(s, "Anna: buy Lumberjack")
-        rejects(s, "Clara: buy Lumberjack", "not-your-turn")
+        rejects(s, "Clara: buy Lumberjack", "sp-not-your-turn")
         run(s, "Boris: buy Lumberjack\nClara: buy Lumberjack\nAnna: buy Shepherd")
 
     def test_each_phase_starts_with_its_token_holder(self):
@@ -322,7 +325,7 @@ class TestTurnOrder:
         run(s, ROUND1_3P_WORKERS)
         run(s, "building phase\ndeal: Market, Market, Market, Market, Market, Pub, Pub, Warehouse")
         assert s.to_act == 1
-        rejects(s, "Anna: pass", "not-your-turn")
+        rejects(s, "Anna: pass", "sp-not-your-turn")
         run(s, "Boris: pass\nClara: pass\nAnna: pass\naristocrat phase\ndeal: none")
         assert s.to_act == 2
 
@@ -334,7 +337,7 @@ class TestTurnOrder:
         acting(s3, "upgrade", round_=1)
         run(s3, "Anna: pass\nBoris: pass\nClara: pass")
         assert s3.holder == {"worker": 1, "upgrade": 1, "building": 2, "aristocrat": 0}
-        illegal(ROUND1 + "round 2\nworker phase\nAnna: pass #!\n", "not-your-turn")
+        illegal(ROUND1 + "round 2\nworker phase\nAnna: pass #!\n", "sp-not-your-turn")
 
     @pytest.mark.parametrize(
         "n,line",
@@ -362,17 +365,17 @@ class TestTurnOrder:
     )
     def test_token_distributions_refused(self, n, line):
         s = SPStateFor(n)
-        rejects(s, line, "bad-tokens")
+        rejects(s, line, "sp-bad-tokens")
 
     def test_tokens_required_and_once(self):
-        illegal("worker phase #!\n", "tokens-required")
-        illegal("round 1\nAnna: pass #!\n", "tokens-required")
+        illegal("worker phase #!\n", "sp-tokens-required")
+        illegal("round 1\nAnna: pass #!\n", "sp-tokens-required")
         illegal(
             """\
             tokens: Anna worker aristocrat, Boris building upgrade
             tokens: Anna worker aristocrat, Boris building upgrade #!
             """,
-            "misplaced-tokens",
+            "sp-misplaced-tokens",
         )
 
 
@@ -407,7 +410,7 @@ class TestPhases:
             Boris: pass
             aristocrat phase #!
             """,
-            "phase-not-over",
+            "sp-phase-not-over",
         )
 
     def test_a_non_pass_resets_the_count(self):
@@ -429,12 +432,12 @@ class TestPhases:
         assert s.p[1].owned["Market"] == 1
 
     def test_actions_after_the_phase_ended_need_the_header(self):
-        illegal(ROUND1_WORKERS + "Anna: pass #!\n", "phase-header-expected")
+        illegal(ROUND1_WORKERS + "Anna: pass #!\n", "sp-phase-header-expected")
 
     def test_phases_in_fixed_order(self):
-        illegal(ROUND1_WORKERS + "aristocrat phase #!\n", "wrong-phase")
-        illegal(ROUND1 + "building phase #!\n", "wrong-phase")
-        illegal(ROUND1_WORKERS + "worker phase #!\n", "wrong-phase")
+        illegal(ROUND1_WORKERS + "aristocrat phase #!\n", "sp-wrong-phase")
+        illegal(ROUND1 + "building phase #!\n", "sp-wrong-phase")
+        illegal(ROUND1_WORKERS + "worker phase #!\n", "sp-wrong-phase")
 
     def test_any_card_may_be_bought_in_any_phase(self):
         s = run(fresh(), ROUND1)
@@ -445,8 +448,8 @@ class TestPhases:
 
     def test_round_checkpoint(self):
         unfinished(ROUND1 + "round 2\nworker phase\n")
-        illegal(ROUND1 + "round 3 #!\n", "round-mismatch")
-        illegal(ROUND1_WORKERS + "round 1 #!\n", "misplaced-round")
+        illegal(ROUND1 + "round 3 #!\n", "sp-round-mismatch")
+        illegal(ROUND1_WORKERS + "round 1 #!\n", "sp-misplaced-round")
 
 
 class TestFirstWorkerPhase:
@@ -455,11 +458,11 @@ class TestFirstWorkerPhase:
             "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
             "deal: Lumberjack, Gold Miner, Shepherd, Lumberjack\n"
         )
-        illegal(body + "Anna: take Shepherd #!\n", "must-buy")
-        illegal(body + "Anna: pass #!\n", "must-buy")
+        illegal(body + "Anna: take Shepherd #!\n", "sp-must-buy")
+        illegal(body + "Anna: pass #!\n", "sp-must-buy")
         s = run(fresh(), body)
         give(s, 0, "Market", hand=True)
-        rejects(s, "Anna: play Market", "must-buy")
+        rejects(s, "Anna: play Market", "sp-must-buy")
 
     def test_second_edition_ends_when_the_display_is_empty(self):
         s = run(fresh(), ROUND1_WORKERS)
@@ -480,7 +483,7 @@ class TestFirstWorkerPhase:
             """
         unfinished(body, Ruleset="1st edition")
         # the display is empty, but the phase ends only after all pass in a row (D7): hand cards can still be played
-        illegal(body + "building phase #!\n", "phase-not-over", Ruleset="1st edition")
+        illegal(body + "building phase #!\n", "sp-phase-not-over", Ruleset="1st edition")
         unfinished(
             body + "Anna: play Shepherd for 5\nBoris: pass\nAnna: pass\nscore: Anna +9R, Boris +3R\nbuilding phase\n",
             Ruleset="1st edition",
@@ -509,7 +512,7 @@ class TestFirstWorkerPhase:
         s = run(
             new_state(opts=options(start_rubles=5)), "worker phase\ndeal: Lumberjack, Shepherd, Shepherd, Fur Trapper"
         )
-        rejects(s, "Anna: pass", "must-buy")
+        rejects(s, "Anna: pass", "sp-must-buy")
 
     def test_d6_option_off(self):
         s = run(
@@ -517,7 +520,7 @@ class TestFirstWorkerPhase:
             "worker phase\ndeal: Lumberjack, Shepherd, Shepherd, Fur Trapper",
         )
         run(s, "Anna: buy Lumberjack")
-        rejects(s, "Boris: pass", "must-buy")
+        rejects(s, "Boris: pass", "sp-must-buy")
 
     def test_buy_only_option_off_in_second_edition(self):
         s = run(
@@ -544,8 +547,8 @@ class TestRefill:
     def test_round_one_deals_two_per_player(self, n, cards):
         s = run(new_state(n), "worker phase")
         assert s.due == 2 * n
-        rejects(s, "deal: " + cards + ", Gold Miner", "deal-count")
-        rejects(s, "deal: " + cards.rsplit(",", 1)[0], "deal-count")
+        rejects(s, "deal: " + cards + ", Gold Miner", "sp-deal-count")
+        rejects(s, "deal: " + cards.rsplit(",", 1)[0], "sp-deal-count")
         run(s, "deal: " + cards)
         assert len(s.upper) == 2 * n
 
@@ -555,8 +558,10 @@ class TestRefill:
 
     def test_later_phases_fill_up_to_eight(self):
         body = ROUND1_WORKERS + "building phase\n"
-        illegal(body + "deal: Market, Pub, Customs House, Observatory, Market, Firehouse, Hospital #!\n", "deal-count")
-        illegal(body + "Boris: pass #!\n", "deal-missing")
+        illegal(
+            body + "deal: Market, Pub, Customs House, Observatory, Market, Firehouse, Hospital #!\n", "sp-deal-count"
+        )
+        illegal(body + "Boris: pass #!\n", "sp-deal-missing")
         s = run(
             fresh(),
             ROUND1_WORKERS + "building phase\n" + BUILDING_DEAL + "\nBoris: buy Warehouse\n"
@@ -567,12 +572,12 @@ class TestRefill:
     def test_nothing_due_allows_deal_none_or_no_deal(self):
         s = run(fresh(), ROUND1 + "round 2\nworker phase")
         assert s.due == 0 and s.stage == "acting"
-        rejects(s, "deal: Lumberjack", "deal-count")
+        rejects(s, "deal: Lumberjack", "sp-deal-count")
         run(s, "deal: none")
         unfinished(ROUND1 + "round 2\nworker phase\nBoris: pass\n")
 
     def test_header_while_cards_are_due(self):
-        illegal(ROUND1_WORKERS + "building phase\naristocrat phase #!\n", "deal-missing")
+        illegal(ROUND1_WORKERS + "building phase\naristocrat phase #!\n", "sp-deal-missing")
 
     def test_dealt_cards_leave_the_deck(self):
         s = run(new_state(), "worker phase\ndeal: Lumberjack, Lumberjack, Lumberjack, Lumberjack")
@@ -582,11 +587,13 @@ class TestRefill:
         rejects(
             s,
             "deal: Lumberjack, Lumberjack, Lumberjack, Shepherd, Shepherd, Shepherd, Shepherd, Gold Miner",
-            "deal-exhausted",
+            "sp-deal-exhausted",
         )
 
     def test_deal_only_right_after_the_header(self):
-        illegal(ROUND1_WORKERS + f"building phase\n{BUILDING_DEAL}\nBoris: pass\ndeal: Market #!\n", "misplaced-deal")
+        illegal(
+            ROUND1_WORKERS + f"building phase\n{BUILDING_DEAL}\nBoris: pass\ndeal: Market #!\n", "sp-misplaced-deal"
+        )
 
     def test_round_end_discards_lower_row_and_moves_upper_down(self):
         s = run(fresh(), ROUND1)  # the upper row at the end of round 1 is now the lower row
@@ -620,7 +627,7 @@ class TestRefill:
         set_deck(s, "buildings", {"Market": 2, "Pub": 1})
         run(s, "Anna: pass\nBoris: pass\nbuilding phase")
         assert s.due == 3
-        rejects(s, "deal: Market, Market", "deal-count")
+        rejects(s, "deal: Market, Market", "sp-deal-count")
         run(s, "deal: Market, Pub, Market")
         assert s.end_triggered
 
@@ -628,25 +635,25 @@ class TestRefill:
         illegal(
             ROUND1_WORKERS + "building phase\ndeal: Market, Warehouse, Author, Pub, Customs House, "
             "Observatory, Market, Firehouse #!\n",
-            "deal-wrong-deck",
+            "sp-deal-wrong-deck",
         )
         illegal(
             "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
             "deal: Lumberjack, Carpenter Workshop, Lumberjack, Lumberjack #!\n",
-            "deal-wrong-deck",
+            "sp-deal-wrong-deck",
         )
 
     def test_copies_limit(self):
         illegal(
             "tokens: Anna worker aristocrat, Boris building upgrade\nworker phase\n"
             "deal: Czar & Carpenter, Lumberjack, Czar and Carpenter, Lumberjack #!\n",
-            "deal-exhausted",
+            "sp-deal-exhausted",
         )
         s = new_state()
         acting(s, "worker", round_=2)
         give(s, 0, *["Market"] * 5)
         run(s, "Anna: pass\nBoris: pass\nbuilding phase")
-        rejects(s, "deal: Market, Pub, Pub, Academy, Library, Library, Library, Theater", "deal-exhausted")
+        rejects(s, "deal: Market, Pub, Pub, Academy, Library, Library, Library, Theater", "sp-deal-exhausted")
 
 
 # ------------------------------------------------------------------------------------------------ §5 hand
@@ -662,7 +669,7 @@ class TestHand:
         s = new_state()
         give(s, 0, "Market", "Pub", "Pub", hand=True)
         acting(s, "building", upper=("Academy",))
-        rejects(s, "Anna: take Academy", "hand-full")
+        rejects(s, "Anna: take Academy", "sp-hand-full")
         s.p[0].hand.pop()
         run(s, "Anna: take Academy")
 
@@ -672,23 +679,23 @@ class TestHand:
         give(s, 0, "Market", "Pub", "Pub", hand=True)
         acting(s, "building", upper=("Academy", "Theater"))
         run(s, "Anna: take Academy\nBoris: pass")
-        rejects(s, "Anna: take Theater", "hand-full")
+        rejects(s, "Anna: take Theater", "sp-hand-full")
 
     def test_play_from_hand(self):
         s = new_state()
         give(s, 0, "Academy", hand=True)
         acting(s, "worker", upper=("Lumberjack",))
-        rejects(s, "Anna: play Theater", "not-in-hand")
+        rejects(s, "Anna: play Theater", "sp-not-in-hand")
         run(s, "Anna: play Academy for 23")
         assert s.p[0].hand == [] and card_names(s.p[0].area) == ["Academy"] and s.p[0].rubles == 2
 
     def test_take_and_buy_need_the_card_in_the_named_row(self):
         s = new_state()
         acting(s, "building", upper=("Market", "Pub"), lower=("Market", "Academy"))
-        rejects(s, "Anna: take Theater", "not-in-display")
-        rejects(s, "Anna: buy upper Academy", "not-in-display")
-        rejects(s, "Anna: buy lower Pub", "not-in-display")
-        rejects(s, "Anna: buy Market", "ambiguous-row")
+        rejects(s, "Anna: take Theater", "sp-not-in-display")
+        rejects(s, "Anna: buy upper Academy", "sp-not-in-display")
+        rejects(s, "Anna: buy lower Pub", "sp-not-in-display")
+        rejects(s, "Anna: buy Market", "sp-ambiguous-row")
         run(s, "Anna: buy lower Market for 4")
 
 
@@ -705,19 +712,19 @@ class TestObservatory:
         give(s, 0, "Observatory")
         for phase in ("worker", "aristocrat", "upgrade"):
             acting(s, phase)
-            rejects(s, "Anna: observe workers: Lumberjack, discard", "observatory-unavailable")
+            rejects(s, "Anna: observe workers: Lumberjack, discard", "sp-observatory-unavailable")
         acting(s, "building")
         run(s, "Anna: observe workers: Lumberjack, discard")
 
     def test_only_an_owner(self):
         s = self.setup_state()
         run(s, "Anna: pass")
-        rejects(s, "Boris: observe workers: Lumberjack, discard", "observatory-unavailable")
+        rejects(s, "Boris: observe workers: Lumberjack, discard", "sp-observatory-unavailable")
 
     def test_once_per_round(self):
         s = self.setup_state()
         run(s, "Anna: observe workers: Lumberjack, discard\nBoris: pass")
-        rejects(s, "Anna: observe workers: Lumberjack, discard", "observatory-unavailable")
+        rejects(s, "Anna: observe workers: Lumberjack, discard", "sp-observatory-unavailable")
 
     def test_face_up_again_next_round(self):
         s = self.setup_state()
@@ -736,26 +743,26 @@ class TestObservatory:
             "Anna: observe workers: Lumberjack, discard\nBoris: pass\nAnna: observe workers: Lumberjack, discard"
             "\nBoris: pass",
         )
-        rejects(s, "Anna: observe workers: Lumberjack, discard", "observatory-unavailable")
+        rejects(s, "Anna: observe workers: Lumberjack, discard", "sp-observatory-unavailable")
 
     def test_option_one_use_per_player(self):
         s = self.setup_state(options(observatory_each_once=False), observatories=2)
         run(s, "Anna: observe workers: Lumberjack, discard\nBoris: pass")
-        rejects(s, "Anna: observe workers: Lumberjack, discard", "observatory-unavailable")
+        rejects(s, "Anna: observe workers: Lumberjack, discard", "sp-observatory-unavailable")
 
     def test_not_a_decks_last_card(self):
         s = self.setup_state()
         set_deck(s, "aristocrats", {"Author": 1})
-        rejects(s, "Anna: observe aristocrats: Author, discard", "observatory-last-card")
+        rejects(s, "Anna: observe aristocrats: Author, discard", "sp-observatory-last-card")
         set_deck(s, "aristocrats", {"Author": 1, "Judge": 1})
         run(s, "Anna: observe aristocrats: Author, discard")
         assert s.deck_size["aristocrats"] == 1 and not s.end_triggered
 
     def test_observed_card_must_be_in_that_deck(self):
         s = self.setup_state()
-        rejects(s, "Anna: observe workers: Market, discard", "observed-card-unavailable")
+        rejects(s, "Anna: observe workers: Market, discard", "sp-observed-card-unavailable")
         set_deck(s, "buildings", {"Market": 3})
-        rejects(s, "Anna: observe buildings: Pub, discard", "observed-card-unavailable")
+        rejects(s, "Anna: observe buildings: Pub, discard", "sp-observed-card-unavailable")
 
     def test_buy(self):
         s = self.setup_state()
@@ -766,8 +773,8 @@ class TestObservatory:
     def test_buy_upgrade_needs_a_target(self):
         s = self.setup_state()
         give(s, 0, "Market")
-        rejects(s, "Anna: observe upgrades: Bank, buy", "upgrade-needs-target")
-        rejects(s, "Anna: observe upgrades: Bank, buy over Market for 7", "price-mismatch")
+        rejects(s, "Anna: observe upgrades: Bank, buy", "sp-upgrade-needs-target")
+        rejects(s, "Anna: observe upgrades: Bank, buy over Market for 7", "sp-price-mismatch")
         run(s, "Anna: observe upgrades: Bank, buy over Market for 8")
         assert card_names(s.discards) == ["Market"]
 
@@ -779,7 +786,7 @@ class TestObservatory:
     def test_take_needs_room(self):
         s = self.setup_state()
         give(s, 0, "Pub", "Pub", "Market", hand=True)
-        rejects(s, "Anna: observe upgrades: Czarina, take", "hand-full")
+        rejects(s, "Anna: observe upgrades: Czarina, take", "sp-hand-full")
         run(s, "Anna: observe upgrades: Czarina, discard")
         assert card_names(s.discards) == ["Czarina"] and s.decks["upgrades"]["Czarina"] == 0
 
@@ -800,7 +807,7 @@ class TestObservatory:
         t = new_state(opts=options(observatory_same_phase=False))
         acting(t, "building", upper=("Observatory",))
         run(t, "Anna: buy Observatory for 7\nBoris: pass")
-        rejects(t, "Anna: observe workers: Lumberjack, discard", "observatory-unavailable")
+        rejects(t, "Anna: observe workers: Lumberjack, discard", "sp-observatory-unavailable")
 
     def test_d8_same_phase_off_allows_next_round(self):
         t = new_state(opts=options(observatory_same_phase=False))
@@ -895,10 +902,10 @@ class TestOptions:
         s = new_state(opts=options(hand_limit=1, warehouse_hand_limit=2))
         acting(s, "building", upper=("Market", "Pub", "Academy"))
         run(s, "Anna: take Market\nBoris: pass")
-        rejects(s, "Anna: take Pub", "hand-full")
+        rejects(s, "Anna: take Pub", "sp-hand-full")
         give(s, 0, "Warehouse")
         run(s, "Anna: take Pub\nBoris: pass")
-        rejects(s, "Anna: take Academy", "hand-full")
+        rejects(s, "Anna: take Academy", "sp-hand-full")
 
     def test_potemkin_value(self):
         s = new_state(opts=options(potemkin_value=2))
@@ -955,7 +962,7 @@ class TestOptions:
         )
         (tmp_path / "game.rec").write_text(text, encoding="utf-8")
         [report] = check_file(tmp_path / "game.rec")
-        assert (report.verdict, report.error.code, report.error.line) == (Verdict.ILLEGAL, "cannot-afford", 8)
+        assert (report.verdict, report.error.code, report.error.line) == (Verdict.ILLEGAL, "sp-cannot-afford", 8)
 
     def test_registered_variant(self):
         report = judge(
@@ -1097,3 +1104,18 @@ class TestCards:
         assert sum(c.copies for c in s.cards.values() if c.deck == "upgrades" and c.colour == "green") == 10
         assert sum(c.copies for c in s.cards.values() if c.deck == "upgrades" and c.colour == "blue") == 10
         assert sum(c.copies for c in s.cards.values() if c.deck == "upgrades" and c.colour == "red") == 10
+
+
+class TestCodes:
+    def test_every_code_has_the_game_prefix_and_its_former_name_stays_accepted(self):
+        assert all(kind.code.startswith("sp-") for kind in SPCode)
+        assert sorted(FORMER_CODES.values()) == sorted(kind.code for kind in SPCode)
+        for former, current in FORMER_CODES.items():
+            assert former not in CATALOGUE and canonical_code(former) == current
+
+    @pytest.mark.parametrize("code", ["sp-not-your-turn", "not-your-turn"])
+    def test_an_expect_tag_is_met_with_the_current_or_the_former_code(self, code):
+        body = ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Anna: buy Gold Miner for 4 #!")
+        line = marked_line(record(body, Expect="illegal"))
+        report = judge(body, Expect=f"illegal {code} {line}")
+        assert report.error.code == "sp-not-your-turn" and report.expectation_met and report.ok

@@ -150,6 +150,40 @@ def test_actor_statement_forms(line, kind, fields):
 
 
 @pytest.mark.parametrize(
+    "line,columns",
+    [
+        (
+            "Anna: buy upper Bank over Market for 8",
+            {"column": 7, "row_column": 11, "card": 17, "over": 27, "price_column": 38},
+        ),
+        ("Anna: take lower Pub", {"column": 7, "row_column": 12, "card": 18}),
+        ("Anna: play Bank over Market for 8", {"column": 7, "card": 12, "over": 22, "price_column": 33}),
+        (
+            "Anna: observe upgrades: Bank, buy over Market for 8",
+            {"column": 7, "deck_column": 15, "card": 25, "choice_column": 31, "over": 40, "price_column": 51},
+        ),
+        ("Anna: observe buildings: Pub, discard", {"column": 7, "deck_column": 15, "card": 26, "choice_column": 31}),
+        ("Anna: pub 2 for 4", {"column": 7, "count_column": 11, "price_column": 17}),
+        ("Anna:  pass", {"column": 8}),
+        ('"Anna K.": buy lower Market for 4', {"column": 12, "row_column": 16, "card": 22, "price_column": 33}),
+    ],
+)
+def test_every_part_of_an_action_carries_its_column(line, columns):
+    """The rules point at the part they refuse (the price, the row, the count) from the statement alone."""
+    action = parse(line).action
+    for part, column in columns.items():
+        value = getattr(action, part)
+        assert (value.column if isinstance(value, NameRef) else value) == column, part
+
+
+def test_score_entries_carry_the_columns_of_their_amounts():
+    claim = parse("score: Anna +6R +1VP, Boris +6R")
+    anna, boris = claim.entries
+    assert (anna.player.column, anna.rubles_column, anna.vp_column) == (8, 13, 17)
+    assert (boris.player.column, boris.rubles_column, boris.vp_column) == (23, 29, 0)
+
+
+@pytest.mark.parametrize(
     "line,canonical",
     [
         ("ANNA: BUY market FOR 5", None),  # player names keep their case
@@ -297,7 +331,7 @@ def test_many_games_per_file():
     assert [r.index for r in reports] == [1, 2, 3]
     assert [r.verdict for r in reports] == [Verdict.UNFINISHED, Verdict.ILLEGAL, Verdict.MALFORMED]
     lines = text.splitlines()
-    assert reports[1].error.code == "deal-missing"
+    assert reports[1].error.code == "sp-deal-missing"
     assert lines[reports[1].error.line - 1] == "Boris: pass"
     assert reports[2].error.code == "missing-colon"
     assert lines[reports[2].error.line - 1] == "tokens Anna worker"
@@ -307,7 +341,7 @@ def test_many_games_per_file():
 
 def test_file_order_illegal_line_beats_later_syntax_error():
     body = ROUND1_WORKERS + "building phase\nBoris: pass #!\n" + "\n" * 15 + "Anna buy Market\n"
-    report = illegal(body, "deal-missing")
+    report = illegal(body, "sp-deal-missing")
     text = record(body)
     assert report.error.line == 14 and text.splitlines()[-1] == "Anna buy Market"
     assert len(text.splitlines()) == 30
@@ -323,7 +357,7 @@ def test_file_order_syntax_error_beats_later_illegal_line():
 
 def test_later_errors_are_not_reported():
     report = illegal(
-        ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Anna: buy Gold Miner for 4 #!"), "not-your-turn"
+        ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Anna: buy Gold Miner for 4 #!"), "sp-not-your-turn"
     )
     assert report.statements == 5
 
@@ -334,7 +368,7 @@ def test_crlf_line_ends():
     assert report.verdict == Verdict.UNFINISHED and report.statements == 9
     bad = record(ROUND1_WORKERS.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3 #!"))
     [report] = check_text(bad.replace("\n", "\r\n"))
-    assert (report.error.code, report.error.line) == ("price-mismatch", marked_line(bad))
+    assert (report.error.code, report.error.line) == ("sp-price-mismatch", marked_line(bad))
 
 
 def test_bom_is_ignored(tmp_path: Path):

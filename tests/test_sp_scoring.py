@@ -25,6 +25,7 @@ from referee.errors import Verdict
 from referee.replay import check_text
 from referee.saint_petersburg.options import FIRST_EDITION
 from referee.saint_petersburg.play import play_record
+from referee.turns import clockwise
 
 ARISTOCRATS = [
     "Author",
@@ -52,9 +53,8 @@ RED_UPGRADES = [
 def scored(state, phase, seat=0):
     """The scoring of ``phase`` for every player, through the real end of the phase (both players pass)."""
     acting(state, phase, to_act=state.holder[phase])
-    n = len(state.players)
-    for k in range(n):
-        state.apply(parse(f"{state.players[(state.holder[phase] + k) % n]}: pass"))
+    for seat in clockwise(state.holder[phase], len(state.players)):
+        state.apply(parse(f"{state.players[seat]}: pass"))
     return [(s.rubles, s.vp) for s in state.last_scoring]
 
 
@@ -92,7 +92,7 @@ class TestPhaseScoring:
         acting(self.s, "upgrade", to_act=1)
         run(self.s, "Boris: pass\nAnna: pass")
         assert [(p.rubles, p.vp) for p in self.s.p] == before
-        rejects(self.s, "score: Anna +0R", "score-misplaced")
+        rejects(self.s, "score: Anna +0R", "sp-score-misplaced")
 
     def test_phase_scoring_method(self):
         self.s.phase_index = 1
@@ -141,30 +141,32 @@ class TestScoreClaims:
         unfinished(ROUND1_WORKERS)
 
     def test_wrong_rubles(self):
-        illegal(ROUND1_WORKERS.replace("score: Anna +6R, Boris +6R", "score: Anna +6R, Boris +7R #!"), "score-mismatch")
+        illegal(
+            ROUND1_WORKERS.replace("score: Anna +6R, Boris +6R", "score: Anna +6R, Boris +7R #!"), "sp-score-mismatch"
+        )
 
     def test_omitted_part_counts_as_zero(self):
         s = new_state()
         give(s, 0, "Market")
         acting(s, "building", to_act=1)
         run(s, "Boris: pass\nAnna: pass")
-        rejects(s, "score: Anna +0R", "score-mismatch")  # Anna scores +1VP
-        rejects(s, "score: Anna +1VP +1R", "score-mismatch")
+        rejects(s, "score: Anna +0R", "sp-score-mismatch")  # Anna scores +1VP
+        rejects(s, "score: Anna +1VP +1R", "sp-score-mismatch")
         run(s, "score: Anna +1VP")
 
     def test_unlisted_player_is_not_claimed(self):
         unfinished(ROUND1_WORKERS.replace("score: Anna +6R, Boris +6R", "score: Boris +6R"))
 
     def test_once_right_after_a_scoring(self):
-        illegal(ROUND1_WORKERS + "score: Anna +6R #!\n", "score-misplaced")
-        illegal(ROUND1_WORKERS + "building phase\nscore: Anna +0R #!\n", "score-misplaced")
+        illegal(ROUND1_WORKERS + "score: Anna +6R #!\n", "sp-score-misplaced")
+        illegal(ROUND1_WORKERS + "building phase\nscore: Anna +0R #!\n", "sp-score-misplaced")
 
     def test_score_claim_before_pub_lines(self):
         s = new_state()
         give(s, 0, "Pub")
         acting(s, "building", to_act=1)
         run(s, "Boris: pass\nAnna: pass\nAnna: pub 1")
-        rejects(s, "score: Anna +0R", "score-misplaced")
+        rejects(s, "score: Anna +0R", "sp-score-misplaced")
 
 
 # --------------------------------------------------------------------------------------------------- Pubs
@@ -179,36 +181,36 @@ class TestPub:
 
     def test_two_rubles_per_vp(self):
         s = self.after_building()
-        rejects(s, "Anna: pub 3 for 5", "price-mismatch")
+        rejects(s, "Anna: pub 3 for 5", "sp-price-mismatch")
         run(s, "Anna: pub 3 for 6")
         assert (s.p[0].rubles, s.p[0].vp, s.p[0].pub_vp) == (19, 3, 3)
 
     def test_five_per_pub(self):
         s = self.after_building()
-        rejects(s, "Anna: pub 6", "pub-limit")
+        rejects(s, "Anna: pub 6", "sp-pub-limit")
         run(s, "Anna: pub 5 for 10")
 
     def test_d1_two_pubs_ten(self):
         s = self.after_building(pubs=2)
-        rejects(s, "Anna: pub 11", "pub-limit")
+        rejects(s, "Anna: pub 11", "sp-pub-limit")
         run(s, "Anna: pub 10 for 20")
         assert s.p[0].vp == 10
 
     def test_d1_per_player(self):
         s = self.after_building(pubs=2, opts=options(pub_cap_per_pub=False))
-        rejects(s, "Anna: pub 6", "pub-limit")
+        rejects(s, "Anna: pub 6", "sp-pub-limit")
         run(s, "Anna: pub 5")
 
     def test_pub_options(self):
         s = self.after_building(opts=options(pub_vp_price=3, pub_max_vp=2))
-        rejects(s, "Anna: pub 3", "pub-limit")
-        rejects(s, "Anna: pub 2 for 4", "price-mismatch")
+        rejects(s, "Anna: pub 3", "sp-pub-limit")
+        rejects(s, "Anna: pub 2 for 4", "sp-price-mismatch")
         run(s, "Anna: pub 2 for 6")
 
     def test_once_per_scoring(self):
         s = self.after_building(pubs=2)
         run(s, "Anna: pub 1")
-        rejects(s, "Anna: pub 1", "pub-twice")
+        rejects(s, "Anna: pub 1", "sp-pub-twice")
 
     def test_pub_zero_may_be_written(self):
         s = self.after_building()
@@ -222,16 +224,16 @@ class TestPub:
         run(s, "Boris: pub 0")
         run(s, "Boris: pub 0 for 0")
         assert s.fingerprint() == before
-        rejects(s, "Boris: pub 1", "pub-not-owned")
+        rejects(s, "Boris: pub 1", "sp-pub-not-owned")
         assert (s.p[0].rubles, s.p[0].vp) == (25, 0)
 
     def test_owner_only(self):
         s = self.after_building()
-        rejects(s, "Boris: pub 1", "pub-not-owned")
+        rejects(s, "Boris: pub 1", "sp-pub-not-owned")
 
     def test_cannot_afford(self):
         s = self.after_building(rubles=5)
-        rejects(s, "Anna: pub 3", "cannot-afford")
+        rejects(s, "Anna: pub 3", "sp-cannot-afford")
         run(s, "Anna: pub 2")
         assert s.p[0].rubles == 1
 
@@ -241,15 +243,15 @@ class TestPub:
         give(s, 0, "Pub")
         acting(s, phase, to_act=holder)
         run(s, "Anna: pass\nBoris: pass")
-        rejects(s, "Anna: pub 1", "pub-misplaced")
+        rejects(s, "Anna: pub 1", "sp-pub-misplaced")
 
     def test_not_during_a_phase_or_after_the_next_header(self):
         s = new_state()
         give(s, 0, "Pub")
         acting(s, "building")
-        rejects(s, "Anna: pub 1", "pub-misplaced")
+        rejects(s, "Anna: pub 1", "sp-pub-misplaced")
         run(s, "Anna: pass\nBoris: pass\naristocrat phase")
-        rejects(s, "Anna: pub 1", "pub-misplaced")
+        rejects(s, "Anna: pub 1", "sp-pub-misplaced")
 
     def test_pubs_in_the_breakdown(self):
         s = self.after_building()

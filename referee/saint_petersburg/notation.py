@@ -1,10 +1,16 @@
 """Saint Petersburg statements: what a record line says, how the grammar's transformer builds it, and how an action
-is written back as record text (the generator and the "legal alternatives" use the same writer)."""
+is written back as record text (the generator and the "legal alternatives" use the same writer).
+
+Every statement carries the column of each of its parts — a card or player as a ``NameRef``, a word or a number as
+its value beside a ``*_column`` field — so the rules point at the part they refuse without counting characters.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar, cast
 
 from lark import Token
 
@@ -12,6 +18,8 @@ from referee.errors import RecordCode
 from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, quote_player
 from referee.saint_petersburg.cards import NAME_TABLE
 from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
+
+T = TypeVar("T")
 
 
 # --- game statements ------------------------------------------------------------------------------------------
@@ -44,6 +52,8 @@ class ScoreEntry:
     player: NameRef
     rubles: int
     vp: int
+    rubles_column: int = 0  # the first ruble amount (0: none written)
+    vp_column: int = 0  # the first VP amount (0: none written)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +63,8 @@ class ScoreClaim:
 
 
 # --- actions --------------------------------------------------------------------------------------------------
+# ``column`` is the action word's; ``price`` is the ``for N`` claim (None when not written), the amount the rules,
+# the generator and the proofs compare, with ``price_column`` where its number stands.
 @dataclass(frozen=True, slots=True)
 class Buy:
     card: NameRef
@@ -61,6 +73,7 @@ class Buy:
     price: int | None = None
     price_column: int = 0
     column: int = 0
+    row_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +81,7 @@ class Take:
     card: NameRef
     row: str | None = None
     column: int = 0
+    row_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +107,8 @@ class Observe:
     price: int | None = None
     price_column: int = 0
     column: int = 0
+    deck_column: int = 0
+    choice_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +132,91 @@ class Actor:
 Statement = Tokens | RoundMark | PhaseHeader | Deal | ScoreClaim | FinalClaim | WinClaim | Actor
 
 
+# --- the parts of an action, as the grammar's sub-rules build them ------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Price:
+    """``for N``: the claimed price and the column of its number."""
+
+    amount: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """``upper`` or ``lower``: the display row a card is bought or taken from."""
+
+    name: str
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class Over:
+    """``over CARD``: the card an upgrade displaces."""
+
+    card: NameRef
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What an Observatory's drawn card becomes: ``buy [over CARD] [for N]``, ``take`` or ``discard``."""
+
+    kind: str
+    column: int
+    over: NameRef | None = None
+    price: Price | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """An action rule's children sorted by what they are: the grammar fixes their order, the builder reads them by
+    type, so an optional part missing shifts nothing."""
+
+    column: int  # the action word
+    card: NameRef | None = None
+    row: Row | None = None
+    over: NameRef | None = None
+    price: Price | None = None
+
+    @classmethod
+    def of(cls, children: Sequence[object]) -> Parts:
+        word = children[0]
+        assert isinstance(word, Token)
+        over = _first(children, Over)
+        return cls(
+            _at(word),
+            _first(children, NameRef),
+            _first(children, Row),
+            over.card if over else None,
+            _first(children, Price),
+        )
+
+    @property
+    def amount(self) -> int | None:
+        return self.price.amount if self.price else None
+
+    @property
+    def price_column(self) -> int:
+        return self.price.column if self.price else 0
+
+    @property
+    def row_name(self) -> str | None:
+        return self.row.name if self.row else None
+
+    @property
+    def row_column(self) -> int:
+        return self.row.column if self.row else 0
+
+
+def _first(children: Sequence[object], kind: type[T]) -> T | None:
+    """The first child of a kind (a rule holds at most one of each part)."""
+    return next((child for child in children if isinstance(child, kind)), None)
+
+
+def _at(token: Token) -> int:
+    """A token's 1-based column (the lexer always sets it)."""
+    return token.column or 0
+
+
 def _phase(word: str) -> str:
     word = word.lower()
     return word[:-1] if word.endswith("s") else word
@@ -134,114 +235,110 @@ class StatementBuilder(CommonStatements):
     def cards(self, children: list[NameRef]) -> tuple[NameRef, ...]:
         return tuple(children)
 
-    def over(self, children: list) -> tuple:
-        return ("over", children[1])
+    # parts
+    def over(self, children: list) -> Over:
+        return Over(children[1])
 
-    def price(self, children: list[Token]) -> tuple:
-        return ("price", int(children[1]), children[1].column)
+    def price(self, children: list[Token]) -> Price:
+        return Price(int(children[1]), _at(children[1]))
 
-    def row(self, children: list[Token]) -> tuple:
-        return ("row", children[0].lower(), children[0].column)
-
-    @staticmethod
-    def _options(children: list) -> dict:
-        found: dict = {}
-        for child in children:
-            if isinstance(child, tuple) and child and child[0] in ("over", "price", "row"):
-                found[child[0]] = child
-        return found
+    def row(self, children: list[Token]) -> Row:
+        return Row(children[0].lower(), _at(children[0]))
 
     # game statements
     def tokens(self, children: list) -> Tokens:
-        return Tokens(tuple(c for c in children if isinstance(c, Grant)), children[0].column)
+        return Tokens(tuple(c for c in children if isinstance(c, Grant)), _at(children[0]))
 
     def grant(self, children: list) -> Grant:
-        return Grant(children[0], tuple(NameRef(_phase(t), t.column) for t in children[1:]))
+        return Grant(children[0], tuple(NameRef(_phase(t), _at(t)) for t in children[1:]))
 
     def phase(self, children: list[Token]) -> PhaseHeader:
-        return PhaseHeader(_phase(children[0]), children[0].column)
+        return PhaseHeader(_phase(children[0]), _at(children[0]))
 
     def deal(self, children: list) -> Deal:
-        cards = children[1] if isinstance(children[1], tuple) else ()
-        return Deal(cards, children[0].column)
+        cards = _first(children, tuple) or ()  # "deal: none" lists no cards
+        return Deal(cards, _at(children[0]))
 
     def score(self, children: list) -> ScoreClaim:
-        return ScoreClaim(tuple(c for c in children if isinstance(c, ScoreEntry)), children[0].column)
+        return ScoreClaim(tuple(c for c in children if isinstance(c, ScoreEntry)), _at(children[0]))
 
     def score_entry(self, children: list) -> ScoreEntry:
-        rubles = vp = 0
+        rubles = vp = rubles_column = vp_column = 0
         for amount in children[1:]:
             text = str(amount).replace(" ", "").lower()
             if text.endswith("vp"):
                 vp += int(text[:-2])
+                vp_column = vp_column or _at(amount)
             else:
                 rubles += int(text[:-1])
-        return ScoreEntry(children[0], rubles, vp)
+                rubles_column = rubles_column or _at(amount)
+        return ScoreEntry(children[0], rubles, vp, rubles_column, vp_column)
 
     # actions
     def actor(self, children: list) -> Actor:
         return Actor(children[0], children[1])
 
     def buy(self, children: list) -> Buy:
-        card = next(c for c in children if isinstance(c, NameRef))
-        o = self._options(children)
+        parts = Parts.of(children)
+        assert parts.card is not None
         return Buy(
-            card,
-            o["row"][1] if "row" in o else None,
-            o["over"][1] if "over" in o else None,
-            o["price"][1] if "price" in o else None,
-            o["price"][2] if "price" in o else 0,
-            children[0].column,
+            parts.card,
+            row=parts.row_name,
+            over=parts.over,
+            price=parts.amount,
+            price_column=parts.price_column,
+            column=parts.column,
+            row_column=parts.row_column,
         )
 
     def take(self, children: list) -> Take:
-        card = next(c for c in children if isinstance(c, NameRef))
-        o = self._options(children)
-        return Take(card, o["row"][1] if "row" in o else None, children[0].column)
+        parts = Parts.of(children)
+        assert parts.card is not None
+        return Take(parts.card, row=parts.row_name, column=parts.column, row_column=parts.row_column)
 
     def play(self, children: list) -> Play:
-        o = self._options(children)
+        parts = Parts.of(children)
+        assert parts.card is not None
         return Play(
-            children[1],
-            o["over"][1] if "over" in o else None,
-            o["price"][1] if "price" in o else None,
-            o["price"][2] if "price" in o else 0,
-            children[0].column,
+            parts.card, over=parts.over, price=parts.amount, price_column=parts.price_column, column=parts.column
         )
 
     def pass_(self, children: list[Token]) -> Pass:
-        return Pass(children[0].column)
+        return Pass(_at(children[0]))
 
     def observe(self, children: list) -> Observe:
-        deck_token, card, choice = children[1], children[2], children[3]
-        kind, o = choice
+        word, deck, card, choice = children
         return Observe(
-            _deck(deck_token),
+            _deck(deck),
             card,
-            kind,
-            o["over"][1] if "over" in o else None,
-            o["price"][1] if "price" in o else None,
-            o["price"][2] if "price" in o else 0,
-            children[0].column,
+            choice.kind,
+            over=choice.over,
+            price=choice.price.amount if choice.price else None,
+            price_column=choice.price.column if choice.price else 0,
+            column=_at(word),
+            deck_column=_at(deck),
+            choice_column=choice.column,
         )
 
-    def observe_buy(self, children: list) -> tuple:
-        return ("buy", self._options(children))
+    def observed_buy(self, children: list) -> Choice:
+        parts = Parts.of(children)
+        return Choice("buy", parts.column, parts.over, parts.price)
 
-    def observe_take(self, children: list) -> tuple:
-        return ("take", {})
+    def observed_take(self, children: list[Token]) -> Choice:
+        return Choice("take", _at(children[0]))
 
-    def observe_discard(self, children: list) -> tuple:
-        return ("discard", {})
+    def observed_discard(self, children: list[Token]) -> Choice:
+        return Choice("discard", _at(children[0]))
 
     def pub(self, children: list) -> Pub:
-        o = self._options(children)
+        parts = Parts.of(children)
+        count = children[1]
         return Pub(
-            int(children[1]),
-            o["price"][1] if "price" in o else None,
-            o["price"][2] if "price" in o else 0,
-            children[0].column,
-            children[1].column,
+            int(count),
+            price=parts.amount,
+            price_column=parts.price_column,
+            column=parts.column,
+            count_column=_at(count),
         )
 
 
@@ -305,7 +402,7 @@ PIECES = Pieces(
         "win": ("player", lambda column, items: WinClaim(tuple(items), column)),
         "tokens": ("grant", lambda column, items: Tokens(tuple(items), column)),
     },
-    actor=("action", lambda player, action: Actor(player, action)),
+    actor=("action", lambda player, action: Actor(player, cast(Action, action))),
     keywords=frozenset({"tokens", "deal", "score", "final", "win"}),
 )
 

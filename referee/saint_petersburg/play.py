@@ -31,7 +31,7 @@ from referee.saint_petersburg.notation import (
     statement_text,
 )
 from referee.saint_petersburg.options import SPOptions
-from referee.saint_petersburg.state import ACTING, DEALING, OVER, SETUP, SPState
+from referee.saint_petersburg.state import ACTING, DEALING, OVER, SETUP, TOKEN_SPREAD, SPState
 
 WEIGHTS = {Buy: 6.0, Play: 4.0, Take: 1.0, Observe: 1.5}
 
@@ -39,8 +39,7 @@ WEIGHTS = {Buy: 6.0, Play: 4.0, Take: 1.0, Observe: 1.5}
 def deal_tokens(players: list[str], rng: random.Random) -> Tokens:
     phases = list(PHASES)
     rng.shuffle(phases)
-    n = len(players)
-    counts = {2: [2, 2], 3: [1, 1, 2], 4: [1, 1, 1, 1]}[n]
+    counts = list(TOKEN_SPREAD[len(players)])
     rng.shuffle(counts)
     grants, start = [], 0
     for name, count in zip(players, counts, strict=False):
@@ -72,15 +71,12 @@ def random_observation(state: SPState, rng: random.Random) -> Observe | None:
     names = [name for name, copies in state.decks[deck].items() for _ in range(copies)]
     card = state.cards[rng.choice(names)]
     seat = state.to_act
-    choices: list[Observe] = [Observe(deck, NameRef(card.name, 0), "discard")]
-    if len(state.p[seat].hand) < state.hand_limit(seat):
-        choices.append(Observe(deck, NameRef(card.name, 0), "take"))
-    targets = state.targets(seat, card, turning=1) if card.upgrade else [None]
-    for target in targets:
-        price = state.price(seat, card, False, target)
-        if price <= state.p[seat].rubles:
-            over = NameRef(target.name, 0) if target else None
-            choices.append(Observe(deck, NameRef(card.name, 0), "buy", over, price))
+    ref = NameRef(card.name, 0)
+    choices: list[Observe] = [Observe(deck, ref, "discard")]
+    if state.has_room(seat):
+        choices.append(Observe(deck, ref, "take"))
+    for over, price in state.purchases(seat, card, False, turning=1):
+        choices.append(Observe(deck, ref, "buy", over, price))
     return rng.choice(choices)
 
 
