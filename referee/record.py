@@ -586,7 +586,8 @@ def number(token: Token | str, column: int | None = None) -> int:
         raise malformed(
             RecordCode.NUMBER_TOO_LARGE, f"the number {excerpt(text)} has more than {MAX_DIGITS} digits", where
         )
-    return int(text)
+    sign = -1 if text.startswith("-") else 1
+    return sign * int(digits or "0")
 
 
 def player_token(token: Token) -> NameRef:

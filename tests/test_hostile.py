@@ -41,7 +41,7 @@ from hostile.invariants import (
 )
 
 from referee.cli import main
-from referee.errors import Verdict
+from referee.errors import Verdict, canonical_code
 from referee.registry import GAMES, find_game
 from referee.replay import GameReport, check_file, check_text
 
@@ -100,6 +100,8 @@ def expectation_problems(reports: list[GameReport] | list[dict], games: list[dic
             if key not in want:
                 continue
             allowed = want[key] if isinstance(want[key], list) else [want[key]]
+            if key == "code":  # a code the corpus states by a former name (documented alias) counts as that code
+                allowed = [canonical_code(code) if isinstance(code, str) else code for code in allowed]
             if got[key] not in allowed:
                 mine.append(f"game {index}: {key} {got[key]!r}, expected {want[key]!r}")
         message = got["message"] or ""
@@ -748,7 +750,7 @@ def test_check_reads_standard_input() -> None:
     result = invoke("check", "--format", "jsonl", "-", input=SP_BAD.encode())
     assert result.exit_code == 1, result.output
     row = json.loads(result.output.splitlines()[0])
-    assert (row["verdict"], row["code"], row["line"]) == ("illegal", "price-mismatch", 10), row
+    assert (row["verdict"], row["code"], row["line"]) == ("illegal", "sp-price-mismatch", 10), row
 
 
 def test_check_standard_input_from_a_real_pipe() -> None:

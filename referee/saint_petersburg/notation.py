@@ -15,7 +15,7 @@ from typing import TypeVar, cast
 from lark import Token
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, quote_player
+from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, number, quote_player
 from referee.saint_petersburg.cards import NAME_TABLE
 from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
 
@@ -240,7 +240,7 @@ class StatementBuilder(CommonStatements):
         return Over(children[1])
 
     def price(self, children: list[Token]) -> Price:
-        return Price(int(children[1]), _at(children[1]))
+        return Price(number(children[1]), _at(children[1]))
 
     def row(self, children: list[Token]) -> Row:
         return Row(children[0].lower(), _at(children[0]))
@@ -267,10 +267,10 @@ class StatementBuilder(CommonStatements):
         for amount in children[1:]:
             text = str(amount).replace(" ", "").lower()
             if text.endswith("vp"):
-                vp += int(text[:-2])
+                vp += number(text[:-2], _at(amount))
                 vp_column = vp_column or _at(amount)
             else:
-                rubles += int(text[:-1])
+                rubles += number(text[:-1], _at(amount))
                 rubles_column = rubles_column or _at(amount)
         return ScoreEntry(children[0], rubles, vp, rubles_column, vp_column)
 
@@ -334,7 +334,7 @@ class StatementBuilder(CommonStatements):
         parts = Parts.of(children)
         count = children[1]
         return Pub(
-            int(count),
+            number(count),
             price=parts.amount,
             price_column=parts.price_column,
             column=parts.column,
