@@ -1,0 +1,68 @@
+"""Every core and a cluster: ``--jobs`` and ``--dask`` give exactly the reports of one job, in the same order."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee import parallel
+from referee.cli import main
+from referee.replay import Referee, find_records
+
+RECORDS = Path(__file__).parent.parent / "records"
+
+
+def rows(*args: str) -> list[dict]:
+    result = CliRunner().invoke(main, ["check", "--format", "jsonl", *args])
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.output.splitlines()]
+
+
+def test_jobs_give_the_output_of_one_job_in_the_same_order() -> None:
+    one = rows("-j", "1", str(RECORDS))
+    assert len(one) > 400
+    assert rows("-j", "2", str(RECORDS)) == one
+    assert rows("-j", "3", str(RECORDS / "san-juan"), str(RECORDS / "saint-petersburg" / "golden")) == rows(
+        "-j", "1", str(RECORDS / "san-juan"), str(RECORDS / "saint-petersburg" / "golden")
+    )
+
+
+def test_a_big_file_is_cut_into_slices_of_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    games = sorted((RECORDS / "saint-petersburg" / "generated").glob("*.rec"))[:12]
+    big = tmp_path / "archive.rec"
+    big.write_text("\n".join(path.read_text(encoding="utf-8") for path in games), encoding="utf-8")
+    monkeypatch.setattr(parallel, "BIG_FILE", 1)
+    monkeypatch.setattr(parallel, "GAMES_PER_SLICE", 5)
+    referee = Referee()
+    units = list(parallel.units(find_records([big]), referee))
+    assert [len(unit.games) for unit in units] == [5, 5, 2]
+    one = [r.as_dict() for r in parallel.judge_parallel(find_records([big]), referee, 1)]
+    two = [r.as_dict() for r in parallel.judge_parallel(find_records([big]), referee, 2)]
+    assert two == one and [row["index"] for row in one] == list(range(1, 13))
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+    ) as local:
+        yield local
+
+
+def test_dask_gives_the_reports_of_one_process(cluster) -> None:
+    folders = [RECORDS / "san-juan" / "illegal", RECORDS / "saint-petersburg" / "golden"]
+    referee = Referee()
+    alone = [r.as_dict() for r in parallel.judge_parallel(find_records(folders), referee, 1)]
+    on_cluster = [
+        r.as_dict() for r in parallel.judge_on_dask(find_records(folders), referee, cluster.scheduler_address)
+    ]
+    assert on_cluster == alone and len(alone) > 60
+
+
+def test_check_on_a_cluster_from_the_command_line(cluster) -> None:
+    folder = str(RECORDS / "saint-petersburg" / "golden")
+    assert rows("--dask", cluster.scheduler_address, folder) == rows("-j", "1", folder)
