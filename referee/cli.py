@@ -99,7 +99,7 @@ def reading_options(command: Callable[..., Any]) -> Callable[..., Any]:
         "--max-size",
         type=ByteSize(),
         default=DEFAULT_MAX_BYTES,
-        show_default="64M",
+        show_default="2G",
         help="Refuse record files larger than this (e.g. 64M).",
     )(command)
 
@@ -569,17 +569,15 @@ def explain(file: str, line_number: int, max_size: int, allow_dirs: tuple[Path, 
     """The state just before line N of FILE and the statements that would be legal there."""
     referee = Referee(_policy(max_size, allow_dirs, allow_any_path))
     (source,) = find_records([file])
-    try:
-        text = source.read(referee.policy)
-    except (ReadRefused, UnicodeDecodeError) as exc:
-        reason = exc.reason if isinstance(exc, ReadRefused) else "not UTF-8 text"
-        click.echo(f"{source.display}:1:1: malformed [unreadable-file] cannot read the file: {reason}")
-        sys.exit(1)
     record = None
-    for candidate in iter_games(text, source.display):
-        if candidate.first_line > line_number:
-            break
-        record = candidate
+    try:
+        for candidate in iter_games(source.lines(referee.policy), source.display):
+            if candidate.first_line > line_number:
+                break
+            record = candidate
+    except ReadRefused as refused:
+        click.echo(f"{source.display}:1:1: malformed [unreadable-file] cannot read the file: {refused.reason}")
+        sys.exit(1)
     if record is None:
         raise click.UsageError(f"line {line_number} is before the first game of {source.display}")
     stop = StopBefore(line_number)

@@ -66,6 +66,7 @@ class RecordCode(ErrorKind):
     SYNTAX = ("syntax", Verdict.MALFORMED, "The line does not follow the record grammar.")
     UNKNOWN_ACTION = ("unknown-action", Verdict.MALFORMED, "The word after 'PLAYER:' is not an action of this game.")
     MISSING_COLON = ("missing-colon", Verdict.MALFORMED, "A statement keyword or player name must be followed by ':'.")
+    LINE_TOO_LONG = ("line-too-long", Verdict.MALFORMED, "A line of a record has at most 16 MiB.")
     NUMBER_TOO_LARGE = ("number-too-large", Verdict.MALFORMED, "A number in a record has at most 9 digits.")
     MISSING_NUMBER = ("missing-number", Verdict.MALFORMED, "A number was expected (a price, a count, a round).")
     BAD_TAG_VALUE = (

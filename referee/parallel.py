@@ -8,15 +8,18 @@ imported modules and compiled grammars, and each keeps its own bounded parse cac
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from referee.record import GameRecord, iter_games
 from referee.replay import GameReport, RecordSource, Referee
+from referee.resources import ReadRefused
 
 BIG_FILE = 4 * 1024 * 1024  # bytes: a file this large is cut into slices of games
 GAMES_PER_SLICE = 200
@@ -42,27 +45,29 @@ def default_jobs() -> int:
 
 
 def units(sources: Iterable[RecordSource], referee: Referee) -> Iterator[Unit]:
-    """The units of work, in input order: small files whole, large files as slices of games."""
+    """The units of work, in input order: small files whole, large files as slices of games (read as they go)."""
     for source in sources:
-        size = _size(source)
-        if source.problem is not None or source.path is None or size < BIG_FILE:
+        if source.problem is not None or source.path is None or _size(source) < BIG_FILE:
             yield source
             continue
         try:
-            text = source.read(referee.policy)
-        except Exception:  # unreadable: the worker reports it as it would for one job
+            lines = source.lines(referee.policy)
+        except ReadRefused:  # the worker reports it as it would for one job
             yield source
             continue
         batch: list[GameRecord] = []
-        found = False
-        for record in iter_games(text, source.display):
-            found = True
-            batch.append(record)
-            if len(batch) >= GAMES_PER_SLICE:
+        try:
+            for record in iter_games(lines, source.display):
+                batch.append(record)
+                if len(batch) >= GAMES_PER_SLICE:
+                    yield Slice(source, tuple(batch))
+                    batch = []
+        except ReadRefused as refused:
+            if batch:
                 yield Slice(source, tuple(batch))
-                batch = []
-        if batch or not found:
-            yield Slice(source, tuple(batch)) if batch else source
+            yield dataclasses.replace(source, problem=f"the rest of the file: {refused.reason}")
+            continue
+        yield Slice(source, tuple(batch)) if batch else source
 
 
 def _size(source: RecordSource) -> int:
@@ -107,9 +112,15 @@ def judge_parallel(sources: Iterable[RecordSource], referee: Referee, jobs: int)
         return
     work = itertools.chain(first, work)
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    window = 2 * jobs  # units in flight: enough to keep every worker busy, few enough to keep memory flat
     with context.Pool(jobs, initializer=_start_worker, initargs=(referee,)) as pool:
-        for reports in pool.imap(_work, work, chunksize=1):
-            yield from reports
+        pending: deque[Any] = deque()
+        for unit in work:
+            pending.append(pool.apply_async(_work, (unit,)))
+            if len(pending) >= window:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
 
 
 def judge_on_dask(sources: Iterable[RecordSource], referee: Referee, address: str) -> Iterator[GameReport]:

@@ -15,12 +15,13 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from referee.errors import MalformedStatement, RecordCode, RefereeError, malformed
-from referee.resources import DEFAULT_POLICY, ReadPolicy, read_limited
+from referee.resources import DEFAULT_POLICY, MAX_LINE_BYTES, ReadPolicy, ReadRefused, read_limited
 
 GRAMMAR_DIRS = (Path(__file__).parent / "grammar", Path(__file__).parent.parent / "grammar")
 
@@ -50,7 +51,7 @@ class GameRecord:
     index: int
     first_line: int
     tags: dict[str, Tag] = field(default_factory=dict)
-    body: list[tuple[int, str]] = field(default_factory=list)
+    body: list[tuple[int, str | BadLine]] = field(default_factory=list)
     envelope_error: RefereeError | None = None
 
     def tag(self, name: str, default: str | None = None) -> str | None:
@@ -163,21 +164,82 @@ def iter_lines(text: str) -> Iterator[tuple[int, str]]:
         start = end + 1
 
 
+@dataclass(frozen=True)
+class BadLine:
+    """A line that cannot be read as text (not UTF-8, or longer than a line may be): reported at its place, in file
+    order, as the game that holds it reaches it."""
+
+    reason: str
+    column: int = 1
+    too_long: bool = False
+
+    @property
+    def kind(self) -> RecordCode:
+        return RecordCode.LINE_TOO_LONG if self.too_long else RecordCode.BAD_ENCODING
+
+
+def read_lines(stream: BinaryIO, max_bytes: int, max_line: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str | BadLine]]:
+    """(number, text) of every line of a binary stream, read as it goes: lines end at LF (a CR before it is dropped),
+    a BOM is ignored, and a line that is not UTF-8 or longer than ``max_line`` bytes comes as a ``BadLine`` (the rest
+    of an over-long line is skipped, never held). Stops with ``ReadRefused`` past ``max_bytes`` bytes in all."""
+    total = 0
+    number = 0
+    while True:
+        raw = stream.readline(max_line + 1)
+        if not raw:
+            return
+        number += 1
+        total += len(raw)
+        line: str | BadLine
+        if len(raw) > max_line and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):  # skip the rest of the line in bounded pieces
+                raw = stream.readline(max_line)
+                total += len(raw)
+                if total > max_bytes:
+                    raise ReadRefused(f"larger than the limit of {max_bytes:,} bytes")
+            line = BadLine(f"the line is longer than {max_line:,} bytes", too_long=True)
+        else:
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            raw = raw[:-1] if raw.endswith(b"\n") else raw
+            raw = raw[:-1] if raw.endswith(b"\r") else raw
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                column = len(raw[: exc.start].decode("utf-8", errors="replace")) + 1
+                line = BadLine(f"not UTF-8 text ({exc.reason} at byte {exc.start + 1} of the line)", column)
+        if total > max_bytes:
+            raise ReadRefused(f"larger than the limit of {max_bytes:,} bytes")
+        yield number, line
+
+
 def read_text(path: Path, policy: ReadPolicy = DEFAULT_POLICY) -> str:
     """Read a record file as UTF-8 (a BOM is ignored): a regular file of at most ``policy.max_bytes`` bytes, never
     a pipe or a device (``ReadRefused``); never writes to it."""
     return read_limited(path, policy.max_bytes).decode("utf-8-sig")
 
 
-def iter_games(text: str, file: str = "<string>") -> Iterator[GameRecord]:
-    """The games of a file's text, one at a time: a tag section starts a game, its body runs to the next tag
-    section. Only one game's lines are held at a time, so a huge file is read in constant memory per game."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+def iter_games(lines: str | Iterable[tuple[int, str | BadLine]], file: str = "<string>") -> Iterator[GameRecord]:
+    """The games of a file (its text, or its numbered lines as ``read_lines`` gives them), one at a time: a tag section
+    starts a game, its body runs to the next tag section. Only one game's lines are held at a time, so a huge file is
+    read in constant memory per game."""
+    if isinstance(lines, str):
+        lines = iter_lines(lines[1:] if lines.startswith("\ufeff") else lines)
     current: GameRecord | None = None
     in_tags = False
     index = 0
-    for number, raw in iter_lines(text):
+    for number, raw in lines:
+        if isinstance(raw, BadLine):
+            if current is None:  # unreadable before any tag: taken as part of the first tag section
+                index += 1
+                current = GameRecord(file, index, number)
+                in_tags = True
+            if in_tags:
+                if current.envelope_error is None:
+                    current.envelope_error = malformed(raw.kind, raw.reason, raw.column).at(number)
+            else:
+                current.body.append((number, raw))
+            continue
         if _is_blank(raw):
             continue
         if raw.lstrip().startswith("["):

@@ -14,13 +14,13 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from referee.errors import CATALOGUE, RecordCode, RefereeError, Verdict, canonical_code, illegal, malformed
 from referee.game import Game, GameState, Outcome, SetupContext
-from referee.record import GameRecord, excerpt, is_blank_statement, iter_games, read_text
+from referee.record import BadLine, GameRecord, excerpt, is_blank_statement, iter_games, read_lines
 from referee.registry import GAMES, find_game
-from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused
+from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, open_regular
 from referee.variant import Variant, apply_variant, resolve_options
 
 
@@ -335,8 +335,12 @@ class Referee:
         parser = game.parser()
         result_checked = False
         for number, text in record.body:
-            if not visitor.before(number, text):
+            if not visitor.before(number, text if isinstance(text, str) else ""):
                 return
+            if isinstance(text, BadLine):
+                if not result_checked and state.is_terminal():
+                    self._check_result_tag(record, state, number)
+                raise malformed(text.kind, text.reason, text.column).at(number)
             # The Result tag (read first) is judged the moment the outcome is settled: in reading order it comes
             # before any problem of a later statement (a wrong claim, a stray line after the end).
             try:
@@ -396,19 +400,20 @@ class Referee:
             yield _unreadable(source, RecordCode.UNREADABLE, f"cannot read: {source.problem}")
             return
         try:
-            text = source.read(self.policy)
+            lines = source.lines(self.policy)
         except ReadRefused as refused:
             yield _unreadable(source, RecordCode.UNREADABLE, f"cannot read the file: {refused.reason}")
             return
-        except UnicodeDecodeError as exc:
-            yield _unreadable(source, RecordCode.BAD_ENCODING, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
-            return
         found = False
-        for record in iter_games(text, source.display):
-            found = True
-            report = self.judge(record, source.record_dir, visitor)
-            report.key = source.key
-            yield report
+        try:
+            for record in iter_games(lines, source.display):
+                found = True
+                report = self.judge(record, source.record_dir, visitor)
+                report.key = source.key
+                yield report
+        except ReadRefused as refused:  # the file changed or grew past the limit while it was read
+            yield _unreadable(source, RecordCode.UNREADABLE, f"cannot read the rest of the file: {refused.reason}")
+            return
         if not found:
             yield _unreadable(source, RecordCode.MISSING_TAG, "the file holds no game (no tag section)")
 
@@ -481,13 +486,20 @@ class RecordSource:
         """The folder whose files the record may name (none for standard input)."""
         return self.path.parent if self.path is not None else None
 
-    def read(self, policy: ReadPolicy) -> str:
-        if self.path is None:
-            data = sys.stdin.buffer.read(policy.max_bytes + 1)
-            if len(data) > policy.max_bytes:
-                raise ReadRefused(f"larger than the limit of {policy.max_bytes:,} bytes")
-            return data.decode("utf-8-sig")
-        return read_text(self.path, policy)
+    def lines(self, policy: ReadPolicy) -> Iterator[tuple[int, str | BadLine]]:
+        """The file's numbered lines, read as they are judged (``ReadRefused`` when it cannot be read). The file is
+        opened at once, so a refusal comes before any line."""
+        stream = sys.stdin.buffer if self.path is None else open_regular(self.path, policy.max_bytes)
+        return self._lines(stream, policy)
+
+    def _lines(self, stream: BinaryIO, policy: ReadPolicy) -> Iterator[tuple[int, str | BadLine]]:
+        try:
+            yield from read_lines(stream, policy.max_bytes)
+        except OSError as exc:
+            raise ReadRefused(exc.strerror or str(exc)) from None
+        finally:
+            if self.path is not None:
+                stream.close()
 
 
 STDIN = "-"

@@ -19,8 +19,10 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
-DEFAULT_MAX_BYTES = 64 * 1024 * 1024  # a record file; about 300,000 games of Saint Petersburg
+DEFAULT_MAX_BYTES = 2 * 1024 * 1024 * 1024  # a record file: read line by line, so memory does not grow with it
+MAX_LINE_BYTES = 16 * 1024 * 1024  # one line of a record (a longer one is reported, not held)
 DEFAULT_MAX_RESOURCE_BYTES = 1024 * 1024  # a variant, board or deck list named by a record
 
 
@@ -30,6 +32,29 @@ class ReadRefused(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+def open_regular(path: Path, max_bytes: int) -> BinaryIO:
+    """A regular file of at most ``max_bytes`` bytes, opened for reading in binary; ``ReadRefused`` otherwise.
+
+    The file is opened without blocking and checked *after* opening (``fstat`` of the open file), so neither a FIFO
+    nor a file swapped for one between a check and the open can hang the reader."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise ReadRefused(exc.strerror or str(exc)) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a pipe, device or socket)"
+            raise ReadRefused(kind)
+        if info.st_size > max_bytes:
+            raise ReadRefused(f"larger than the limit of {max_bytes:,} bytes ({info.st_size:,} bytes)")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb", buffering=1 << 16)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def read_limited(path: Path, max_bytes: int) -> bytes:

@@ -504,7 +504,7 @@ def test_special_files_are_refused_at_once(tmp_path: Path) -> None:
     (variant_folder / "game.rec").write_text(build_corpus.sp_opening('[Variant "v.toml"]'))
     sparse = tmp_path / "sparse.rec"
     with open(sparse, "wb") as handle:
-        handle.truncate(100 * 2**20)  # over the 64 MB default limit; all NULs, no disk used
+        handle.truncate(100 * 2**20)  # all NULs, no disk used: one 100 MB line
     zero_variant = tmp_path / "zv"
     zero_variant.mkdir()
     (zero_variant / "z.toml").symlink_to("/dev/zero")
@@ -516,7 +516,11 @@ def test_special_files_are_refused_at_once(tmp_path: Path) -> None:
         "regress FIFO": (["regress", str(fifo)], "unreadable-file"),
         "check /dev/zero": (["check", "--format", "jsonl", "/dev/zero"], "unreadable-file"),
         "check /dev/null": (["check", "--format", "jsonl", "/dev/null"], "unreadable-file"),
-        "check 100 MB sparse file": (["check", "--format", "jsonl", str(sparse)], "unreadable-file"),
+        "check 100 MB sparse file over --max-size": (
+            ["check", "--format", "jsonl", "--max-size", "64M", str(sparse)],
+            "unreadable-file",
+        ),
+        "check a 100 MB line": (["check", "--format", "jsonl", str(sparse)], "line-too-long"),
         "check folder with a FIFO .rec": (["check", "--format", "jsonl", str(folder)], "unreadable-file"),
         "variant is a FIFO": (["check", "--format", "jsonl", str(variant_folder)], "-variant"),
         "variant links to /dev/zero": (["check", "--format", "jsonl", str(zero_variant)], "-variant"),
