@@ -1,0 +1,1 @@
+"""The referee's benchmark (``python -m bench``); see bench/run.py and docs/performance.md."""

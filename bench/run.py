@@ -1,0 +1,689 @@
+"""The referee benchmark: one command, every registered game, python-chess as the yardstick.
+
+    python -m bench [--actions 50000] [--games ID,ID] [--repeats 3] [--memory-games 100,10000]
+                    [--markdown FILE] [--json FILE]
+
+In one run, for every game registered in ``referee.registry.GAMES`` (or those named with ``--games``):
+
+1. a seeded corpus: games generated with ``game.play`` (seeds SEED, SEED+1, ...; player counts cycling through the
+   game's range) until it holds ``--actions`` actions (actor lines, counted through the game's own parser);
+2. in a fresh interpreter each, ``--repeats`` times: generating the same games again (games/s), splitting and
+   parsing every body line without rules (parse-only actions/s), and ``check_text`` (parse+check actions/s). The
+   whole process is timed from outside and the median startup (``python -c "import referee.cli"``) subtracted;
+3. the peak memory (the kernel's ru_maxrss of the child) of ``referee check FILE --format jsonl`` on a file of each
+   size in ``--memory-games``: the corpus's distinct games repeated in order up to that many games;
+
+and, for python-chess, a seeded corpus of random legal games (random legal moves until the game is over or
+``--chess-ply-cap`` plies) written as PGN, read back with ``chess.pgn.read_game`` and replayed onto a board with
+every move checked legal (plies/s, startup ``python -c "import chess.pgn"`` subtracted).
+
+See docs/performance.md for what each number means and the results measured on the project's machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+WORKER = Path(__file__).with_name("worker.py")
+INSTALL_HINT = "pip install -e '.[bench]'"
+
+
+class BenchError(Exception):
+    """A problem the user can fix (missing dependency, unknown game, a failed job): printed without a traceback."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Child processes
+
+
+@dataclasses.dataclass
+class Child:
+    wall: float  # seconds, whole process, from fork to exit
+    cpu: float | None  # user + system CPU seconds of the process (None where unavailable)
+    maxrss_mib: float | None  # peak resident set size of the child (kernel's ru_maxrss), None where unavailable
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def data(self) -> dict[str, Any]:
+        """The worker's JSON result (its last stdout line)."""
+        lines = [line for line in self.stdout.splitlines() if line.strip()]
+        if not lines:
+            raise BenchError("a benchmark job printed nothing" + (f":\n{self.stderr.strip()}" if self.stderr else ""))
+        return json.loads(lines[-1])
+
+
+# A tiny launcher between the benchmark and each measured process. A child's peak RSS as the kernel reports it
+# includes the memory of the process it was forked from (Linux keeps the larger of the two across exec), so a child
+# forked straight from this process (which holds python-chess, the referee and the corpora) would show at least this
+# process's size. The launcher is a bare interpreter of ~9 MiB, less than any measured job, so the peak it reports
+# is the job's own; it also times the job from fork to exit, without its own start.
+LAUNCHER = """
+import os, sys, time
+out, argv = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    os.dup2(fd, 1)
+    try:
+        os.execvp(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+scale = 1024 * 1024 if sys.platform == "darwin" else 1024
+print(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / scale, os.waitstatus_to_exitcode(status))
+"""
+
+
+def run_child(argv: list[str], *, keep_stdout: bool = True) -> Child:
+    """Run one process to its end through the launcher: its wall time, its peak memory, its output."""
+    # A fixed hash seed: a generator that iterates over a set of strings is then reproducible across processes.
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    if not hasattr(os, "fork"):  # pragma: no cover - Windows: timed from here, no peak memory
+        start = time.perf_counter()
+        proc = subprocess.run(argv, capture_output=True, text=True, env=env)
+        return Child(time.perf_counter() - start, None, None, proc.returncode, proc.stdout, proc.stderr)
+    with tempfile.TemporaryDirectory(prefix="referee-bench-out-") as folder:
+        out = Path(folder) / "stdout"
+        launcher = [sys.executable, "-I", "-S", "-c", LAUNCHER, str(out) if keep_stdout else os.devnull, *argv]
+        proc = subprocess.run(launcher, capture_output=True, text=True, env=env)
+        try:
+            wall_text, cpu_text, rss_text, code_text = proc.stdout.split()
+        except ValueError:
+            raise BenchError(f"could not run {' '.join(argv)}:\n{proc.stderr.strip()}") from None
+        stdout = out.read_text(encoding="utf-8") if keep_stdout and out.exists() else ""
+        return Child(float(wall_text), float(cpu_text), float(rss_text), int(code_text), stdout, proc.stderr)
+
+
+def worker(*args: object) -> Child:
+    child = run_child([sys.executable, str(WORKER), *map(str, args)])
+    if child.returncode != 0:
+        detail = (child.stderr.strip() or child.stdout.strip()).splitlines()
+        raise BenchError(f"benchmark job '{' '.join(map(str, args))}' failed: " + "\n".join(detail[-15:]))
+    return child
+
+
+@dataclasses.dataclass
+class Samples:
+    """Repeated runs of one job: walls and peak memory of each, and the worker's own timed section."""
+
+    walls: list[float] = dataclasses.field(default_factory=list)
+    cpus: list[float] = dataclasses.field(default_factory=list)
+    inners: list[float] = dataclasses.field(default_factory=list)
+    maxrss: list[float] = dataclasses.field(default_factory=list)
+
+    def add(self, child: Child, data: dict[str, Any] | None = None) -> None:
+        self.walls.append(child.wall)
+        if child.cpu is not None:
+            self.cpus.append(child.cpu)
+        if child.maxrss_mib is not None:
+            self.maxrss.append(child.maxrss_mib)
+        if data is not None and "inner" in data:
+            self.inners.append(data["inner"])
+
+    @property
+    def wall(self) -> float:
+        return statistics.median(self.walls)
+
+    @property
+    def cpu(self) -> float | None:
+        return statistics.median(self.cpus) if self.cpus else None
+
+    @property
+    def inner(self) -> float | None:
+        return statistics.median(self.inners) if self.inners else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "wall_s": self.walls,
+            "cpu_s": self.cpus,
+            "inner_s": self.inners,
+            "maxrss_mib": self.maxrss,
+            "median_wall_s": self.wall,
+            "median_cpu_s": self.cpu,
+            "median_inner_s": self.inner,
+        }
+
+
+def rates(samples: Samples, startup: Samples, count: int) -> dict[str, Any]:
+    """Throughput of ``count`` things from repeated runs, startup subtracted.
+
+    ``per_s``: median whole-process wall time less the median startup wall time (never below the job's own timed
+    section, a guard against noise); ``per_s_cpu``: the same with user + system CPU seconds (less sensitive to other
+    load on the machine); ``per_s_inner``: the job's own timed section (no interpreter start, imports or exit).
+    """
+    wall = samples.wall - startup.wall
+    if samples.inner is not None and wall < samples.inner:
+        wall = samples.inner
+    wall = max(wall, 1e-9)
+    cpu = None
+    if samples.cpu is not None and startup.cpu is not None:
+        cpu = max(samples.cpu - startup.cpu, 1e-9)
+    return samples.as_dict() | {
+        "count": count,
+        "net_s": wall,
+        "per_s": count / wall,
+        "net_cpu_s": cpu,
+        "per_s_cpu": count / cpu if cpu else None,
+        "per_s_inner": count / samples.inner if samples.inner else None,
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The run
+
+
+class Progress:
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.start = time.perf_counter()
+
+    def __call__(self, message: str) -> None:
+        if not self.quiet:
+            print(f"[{time.perf_counter() - self.start:6.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def referee_help_command() -> list[str]:
+    script = Path(sys.executable).parent / ("referee.exe" if os.name == "nt" else "referee")
+    if script.is_file():
+        return [str(script), "--help"]
+    found = shutil.which("referee")
+    if found:
+        return [found, "--help"]
+    return [sys.executable, "-c", "from referee.cli import main; main()", "--help"]
+
+
+def referee_cli() -> list[str]:
+    return referee_help_command()[:-1]
+
+
+STARTUP = {
+    "import referee.cli": [sys.executable, "-c", "import referee.cli"],
+    "referee --help": referee_help_command(),
+    "import chess.pgn": [sys.executable, "-c", "import chess.pgn"],
+}
+
+
+def run_startup(name: str, samples: Samples) -> None:
+    child = run_child(STARTUP[name], keep_stdout=False)
+    if child.returncode != 0:
+        raise BenchError(f"'{' '.join(STARTUP[name])}' failed:\n{child.stderr.strip()}")
+    samples.add(child)
+
+
+def write_repeated(path: Path, texts: list[str], games: int) -> None:
+    """A record file of ``games`` games: the distinct games in order, repeated (nothing renumbered)."""
+    with path.open("w", encoding="utf-8") as handle:
+        for index in range(games):
+            if index:
+                handle.write("\n")
+            handle.write(texts[index % len(texts)])
+
+
+def _split_lengths(text: str, lengths: list[int]) -> list[str]:
+    texts, position = [], 0
+    for length in lengths:
+        texts.append(text[position : position + length])
+        position += length + 1  # the "\n" that joins two games
+    return texts
+
+
+@dataclasses.dataclass
+class GameRun:
+    """What is being measured of one game, gathered over the interleaved repeats."""
+
+    game: str
+    rec: Path
+    corpus: dict[str, Any]
+    generate: Samples = dataclasses.field(default_factory=Samples)
+    parse: Samples = dataclasses.field(default_factory=Samples)
+    check: Samples = dataclasses.field(default_factory=Samples)
+    notes: list[str] = dataclasses.field(default_factory=list)
+
+
+def make_corpus(game_id: str, args: argparse.Namespace, work: Path, say: Progress) -> GameRun:
+    rec = work / f"{game_id}.rec"
+    say(f"{game_id}: generating the corpus ({args.actions:,} actions)")
+    corpus = worker("corpus", game_id, args.actions, args.seed, rec).data()
+    say(
+        f"{game_id}: {corpus['games']} games, {corpus['actions']:,} actions, {corpus['lines']:,} body lines,"
+        f" players {corpus['players']}"
+    )
+    return GameRun(game_id, rec, corpus)
+
+
+def run_game_jobs(run: GameRun, args: argparse.Namespace, say: Progress, label: str) -> None:
+    """One fresh process each: generate the corpus again, parse it, check it."""
+    corpus = run.corpus
+    child = worker("generate", run.game, corpus["games"], args.seed)
+    data = child.data()
+    run.generate.add(child, data)
+    if data["sha256"] != corpus["sha256"]:
+        run.notes.append("the generator gave a different text for the same seeds (not deterministic)")
+    child = worker("parse", run.rec)
+    data = child.data()
+    run.parse.add(child, data)
+    if data["actions"] != corpus["actions"] or data["errors"]:
+        run.notes.append(f"parse-only counted {data['actions']} actions and {data['errors']} errors")
+    parse_wall = child.wall
+    child = worker("check", run.rec)
+    data = child.data()
+    run.check.add(child, data)
+    if data["first_bad"]:
+        run.notes.append(f"not every generated game was judged valid: {data['first_bad']} ({data['verdicts']})")
+    say(
+        f"{run.game} {label}: generate {run.generate.walls[-1]:.2f} s, parse {parse_wall:.2f} s,"
+        f" check {child.wall:.2f} s"
+    )
+
+
+def measure_memory(run: GameRun, args: argparse.Namespace, work: Path, startup: Samples, say: Progress) -> list:
+    """Peak memory of ``referee check FILE --format jsonl`` on files of the corpus's games repeated to each size."""
+    memory: list[dict[str, Any]] = []
+    texts = _split_lengths(run.rec.read_text(encoding="utf-8"), run.corpus["lengths"])
+    per_game = run.corpus["actions_per_game"]
+    for size in args.memory_games:
+        path = work / f"{run.game}-{size}.rec"
+        write_repeated(path, texts, size)
+        say(f"{run.game}: peak memory of referee check on {size:,} games ({path.stat().st_size / 1e6:,.1f} MB)")
+        child = run_child([*referee_cli(), "check", str(path), "--format", "jsonl"], keep_stdout=False)
+        if child.returncode != 0:
+            run.notes.append(f"referee check exited {child.returncode} on the {size}-game file")
+        size_actions = sum(per_game[i % len(per_game)] for i in range(size))
+        memory.append(
+            {
+                "games": size,
+                "distinct_games": min(size, len(texts)),
+                "bytes": path.stat().st_size,
+                "actions": size_actions,
+                "wall_s": child.wall,
+                "cpu_s": child.cpu,
+                "peak_rss_mib": child.maxrss_mib,
+                "actions_per_s": size_actions / max(child.wall - startup.wall, 1e-9),
+            }
+        )
+        path.unlink()
+        say(f"{run.game}: {size:,} games: {_mib(child.maxrss_mib)} MiB peak, {child.wall:.1f} s")
+    return memory
+
+
+def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Progress) -> dict[str, Any]:
+    """Corpora first; then the repeats, interleaved (startup, python-chess, each game) so that slow drifts in the
+    machine's load touch every number alike; then the memory runs."""
+    pgn = work / "chess.pgn"
+    say(f"python-chess: generating random legal games up to {args.chess_plies:,} plies")
+    chess_corpus = worker("chess-corpus", args.chess_plies, args.seed, args.chess_ply_cap, pgn).data()
+    runs = [make_corpus(game_id, args, work, say) for game_id in game_ids]
+    startup = {name: Samples() for name in STARTUP}
+    for name in STARTUP:  # once untimed: byte-code caches written, files in the page cache
+        run_startup(name, Samples())
+    chess_read = Samples()
+    for repeat in range(1, args.repeats + 1):
+        label = f"run {repeat}/{args.repeats}"
+        for name, samples in startup.items():
+            run_startup(name, samples)
+        say(f"startup {label}: " + ", ".join(f"{name} {s.walls[-1] * 1000:.0f} ms" for name, s in startup.items()))
+        child = worker("chess-read", pgn)
+        data = child.data()
+        chess_read.add(child, data)
+        if data["plies"] != chess_corpus["plies"]:
+            raise BenchError(f"python-chess read {data['plies']} plies back, {chess_corpus['plies']} were written")
+        say(f"python-chess {label}: read+validate {child.wall:.2f} s")
+        for run in runs:
+            run_game_jobs(run, args, say, label)
+    base, chess_base = startup["import referee.cli"], startup["import chess.pgn"]
+    chess = {
+        "games": chess_corpus["games"],
+        "plies": chess_corpus["plies"],
+        "ply_cap": args.chess_ply_cap,
+        "bytes": pgn.stat().st_size,
+        "generate_s": chess_corpus["inner"],
+        "read": rates(chess_read, chess_base, chess_corpus["plies"]),
+        "peak_rss_mib": max(chess_read.maxrss) if chess_read.maxrss else None,
+    }
+    say(f"python-chess: {chess['read']['per_s']:,.0f} plies/s")
+    games = []
+    for run in runs:
+        actions = run.corpus["actions"]
+        result: dict[str, Any] = {
+            "game": run.game,
+            "corpus": {k: v for k, v in run.corpus.items() if k not in ("lengths", "actions_per_game", "maxrss_kib")},
+            "generate": rates(run.generate, base, run.corpus["games"]),
+            "parse": rates(run.parse, base, actions),
+            "check": rates(run.check, base, actions),
+        }
+        for kind in ("", "_cpu"):
+            chess_rate = chess["read"]["per_s" + kind]
+            for job in ("parse", "check"):
+                rate = result[job]["per_s" + kind]
+                result[f"ratio_{job}_to_chess{kind}"] = rate / chess_rate if rate and chess_rate else None
+        say(
+            f"{run.game}: parse {result['parse']['per_s']:,.0f}, check {result['check']['per_s']:,.0f} actions/s,"
+            f" {result['generate']['per_s']:,.1f} games/s, {result['ratio_check_to_chess']:.2f}× python-chess"
+        )
+        result["memory"] = measure_memory(run, args, work, base, say)
+        result["notes"] = sorted(set(run.notes))
+        games.append(result)
+    return {"startup": {name: s.as_dict() for name, s in startup.items()}, "chess": chess, "games": games}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Machine and report
+
+
+def cpu_times() -> tuple[float, float] | None:
+    """(busy, total) CPU seconds of the whole machine so far, all cores (Linux /proc/stat), or None."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    except (OSError, IndexError):
+        return None
+    ticks = [int(x) for x in fields[:8]]
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = ticks[3] + ticks[4]
+    return (sum(ticks) - idle) / tick, sum(ticks) / tick
+
+
+def own_cpu() -> float:
+    """CPU seconds of this process and every process it has waited for (the launchers and their jobs)."""
+    import resource
+
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+Snapshot = tuple[tuple[float, float] | None, float]
+
+
+def other_load(before: Snapshot, after: Snapshot, elapsed: float) -> float | None:
+    """Cores kept busy by other processes on average during the run (machine busy time less this run's own)."""
+    if before[0] is None or after[0] is None or elapsed <= 0:
+        return None
+    busy = after[0][0] - before[0][0]
+    ours = after[1] - before[1]
+    return max(busy - ours, 0.0) / elapsed
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                memory = f"{int(line.split()[1]) / 1024 / 1024:.0f} GiB"
+    except OSError:
+        pass
+    versions = {}
+    for package in ("referee", "chess", "lark"):
+        try:
+            from importlib.metadata import version
+
+            versions[package] = version(package)
+        except Exception:
+            versions[package] = "?"
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory": memory,
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "versions": versions,
+    }
+
+
+def _rate(value: float | None) -> str:
+    return "–" if value is None else f"{value:,.0f}"
+
+
+def _mib(value: float | None) -> str:
+    return "–" if value is None else f"{value:,.1f}"
+
+
+def _cores(value: float | None) -> str:
+    return "?" if value is None else f"{value:.2f}"
+
+
+def _ratio(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}×"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    m = report["machine"]
+    chess = report["chess"]
+    read = chess["read"]
+    out = [
+        f"Measured {report['date']} with `{report['command']}` on {m['cpu']}, {m['cores']} cores, {m['memory']};"
+        f" Python {m['python']}, referee {m['versions']['referee']}, lark {m['versions']['lark']},"
+        f" python-chess {m['versions']['chess']}. Load average (1, 5, 15 min) before: {report['load_before']},"
+        f" after: {report['load_after']}; other processes kept {_cores(report['other_load_cores'])} of the"
+        f" {m['cores']} cores busy on average. {report['repeats']} run(s) of each job, each in a fresh process,"
+        f" interleaved; medians; startup subtracted. The whole run took {report['elapsed_s'] / 60:.1f} min.",
+        "",
+        "| game | corpus | parse-only actions/s | parse+check actions/s | generator games/s |"
+        " parse+check ÷ python-chess | ≥ 2× |",
+        "| --- | --- | ---: | ---: | ---: | ---: | :---: |",
+    ]
+    for g in report["games"]:
+        c = g["corpus"]
+        ratio = g["ratio_check_to_chess"]
+        out.append(
+            f"| {g['game']} | {c['games']:,} games ({'/'.join(c['players'])} players), {c['actions']:,} actions |"
+            f" {_rate(g['parse']['per_s'])} | {_rate(g['check']['per_s'])} | {g['generate']['per_s']:,.1f} |"
+            f" {_ratio(ratio)} | {'yes' if ratio and ratio >= 2 else 'no'} |"
+        )
+    out += [
+        f"| python-chess | {chess['games']:,} random games (≤ {chess['ply_cap']} plies), {chess['plies']:,} plies |"
+        f" | {_rate(read['per_s'])} plies/s (read_game + validated replay) | | 1× | |",
+        "",
+        "The same from CPU time (user + system seconds of the process, startup's subtracted; less sensitive to other"
+        " load) and from the job's own timed section (no interpreter start, imports or exit):",
+        "",
+        "| game | parse-only actions/s CPU | parse+check actions/s CPU | generator games/s CPU |"
+        " ÷ python-chess CPU | parse-only in-process | parse+check in-process | generator in-process |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for g in report["games"]:
+        gen = g["generate"]
+        out.append(
+            f"| {g['game']} | {_rate(g['parse']['per_s_cpu'])} | {_rate(g['check']['per_s_cpu'])} |"
+            f" {gen['per_s_cpu'] or 0:,.1f} | {_ratio(g['ratio_check_to_chess_cpu'])} |"
+            f" {_rate(g['parse']['per_s_inner'])} | {_rate(g['check']['per_s_inner'])} |"
+            f" {gen['per_s_inner'] or 0:,.1f} |"
+        )
+    out.append(
+        f"| python-chess | | {_rate(read['per_s_cpu'])} plies/s | | 1× | | {_rate(read['per_s_inner'])} plies/s | |"
+    )
+    sizes = [entry["games"] for entry in report["games"][0]["memory"]] if report["games"] else []
+    if sizes:
+        last, first = sizes[-1], sizes[0]
+        out += [
+            "",
+            "Peak memory of `referee check FILE --format jsonl` (the kernel's ru_maxrss of that process, MiB), on files"
+            " of the corpus's distinct games repeated in order up to the size (nothing renumbered):",
+            "",
+            "| game | " + " | ".join(f"{n:,} games" for n in sizes) + f" | {last:,} ÷ {first:,} |"
+            f" < 150 MiB and ≤ 1.5× at {last:,} games |",
+            "| --- | " + " | ".join("---:" for _ in sizes) + " | ---: | :---: |",
+        ]
+        for g in report["games"]:
+            rss = [entry["peak_rss_mib"] for entry in g["memory"]]
+            cells = " | ".join(
+                f"{_mib(v)} ({e['bytes'] / 1e6:,.1f} MB, {e['wall_s']:,.1f} s)"
+                for v, e in zip(rss, g["memory"], strict=True)
+            )
+            if None in rss:
+                ratio_text, ok = "–", "–"
+            else:
+                ratio = rss[-1] / rss[0]
+                ratio_text, ok = f"{ratio:.2f}×", "yes" if rss[-1] < 150 and ratio <= 1.5 else "no"
+            out.append(f"| {g['game']} | {cells} | {ratio_text} | {ok} |")
+    out += [
+        "",
+        "Startup (whole process, median):",
+        "",
+        "| command | wall | CPU | peak RSS |",
+        "| --- | ---: | ---: | ---: |",
+    ]
+    for name, s in report["startup"].items():
+        shown = name if name.startswith("referee") else f'python -c "{name}"'
+        rss = max(s["maxrss_mib"]) if s["maxrss_mib"] else None
+        cpu = s["median_cpu_s"]
+        out.append(
+            f"| `{shown}` | {s['median_wall_s'] * 1000:,.0f} ms | {'–' if cpu is None else f'{cpu * 1000:,.0f} ms'} |"
+            f" {_mib(rss)} MiB |"
+        )
+    notes = [f"- {g['game']}: {note}" for g in report["games"] for note in g["notes"]]
+    if notes:
+        out += ["", "Notes:", "", *notes]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Command line
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number ≥ 1, not {value}")
+    return value
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description="Benchmark every registered game of the referee against python-chess (docs/performance.md).",
+    )
+    parser.add_argument(
+        "--actions", type=_positive, default=50_000, help="actions (actor lines) in each game's corpus (default 50000)"
+    )
+    parser.add_argument("--games", default="", help="comma-separated game ids (default: every registered game)")
+    parser.add_argument("--repeats", type=_positive, default=3, help="fresh-process runs of a job; median (default 3)")
+    parser.add_argument("--seed", type=int, default=1, help="first seed of the generated games (default 1)")
+    parser.add_argument(
+        "--memory-games",
+        default="100,10000",
+        help="comma-separated game counts of the files whose peak memory is measured (default 100,10000)",
+    )
+    parser.add_argument("--chess-plies", type=_positive, help="plies in the python-chess corpus (default: --actions)")
+    parser.add_argument("--chess-ply-cap", type=_positive, default=200, help="longest random chess game (default 200)")
+    parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the results table to FILE")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write every number and sample to FILE as JSON")
+    parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated corpora in DIR")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages on stderr")
+    args = parser.parse_args(argv)
+    try:
+        args.memory_games = sorted({_positive(part) for part in args.memory_games.split(",") if part.strip()})
+    except argparse.ArgumentTypeError as exc:
+        parser.error(f"--memory-games: {exc}")
+    if not args.memory_games:
+        parser.error("--memory-games: give at least one game count")
+    args.chess_plies = args.chess_plies or args.actions
+    return args
+
+
+def check_dependencies() -> None:
+    missing = []
+    for module, package in (("chess.pgn", "chess (python-chess)"), ("referee.cli", "referee")):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(package)
+    if missing:
+        raise BenchError(f"missing: {', '.join(missing)}. Install the benchmark's dependencies: {INSTALL_HINT}")
+
+
+def select_games(names: str) -> list[str]:
+    from referee.registry import GAMES, find_game
+
+    if not GAMES:
+        raise BenchError("no game is registered in the referee.games entry points (is referee installed?)")
+    if not names.strip():
+        return list(GAMES)
+    chosen = []
+    for name in names.split(","):
+        game = find_game(name.strip())
+        if game is None:
+            raise BenchError(f"unknown game {name.strip()!r} (games: {', '.join(GAMES)})")
+        if game.id not in chosen:
+            chosen.append(game.id)
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    say = Progress(args.quiet)
+    try:
+        check_dependencies()
+        game_ids = select_games(args.games)
+        for target in (args.markdown, args.json):
+            if target is not None and not target.parent.is_dir():
+                raise BenchError(f"cannot write {target}: no folder {target.parent}")
+        load_before = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+        cpu_before = (cpu_times(), own_cpu())
+        work_dir = args.keep or Path(tempfile.mkdtemp(prefix="referee-bench-"))
+        work_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            measured = measure(args, game_ids, work_dir, say)
+        finally:
+            if args.keep is None:
+                shutil.rmtree(work_dir, ignore_errors=True)
+        load_after = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+        others = other_load(cpu_before, (cpu_times(), own_cpu()), time.perf_counter() - say.start)
+    except BenchError as error:
+        print(f"bench: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("bench: interrupted", file=sys.stderr)
+        return 130
+    report = {
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": shlex.join(["python", "-m", "bench", *(argv if argv is not None else sys.argv[1:])]),
+        "machine": machine(),
+        "load_before": load_before,
+        "load_after": load_after,
+        "other_load_cores": others,
+        "repeats": args.repeats,
+        "seed": args.seed,
+        "actions": args.actions,
+        "memory_games": args.memory_games,
+        **measured,
+        "elapsed_s": time.perf_counter() - say.start,
+    }
+    table = markdown(report)
+    print(table)
+    if args.markdown is not None:
+        args.markdown.write_text(table, encoding="utf-8")
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

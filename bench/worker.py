@@ -1,0 +1,257 @@
+"""One measured job of the benchmark, run by ``python -m bench`` in a fresh interpreter (never imported by it).
+
+    python bench/worker.py MODE ARGS...
+
+Each mode does one piece of work and prints one JSON object on stdout: what it counted and the seconds of its timed
+section (``inner``). The parent times the whole process from the outside and takes its peak memory from the kernel.
+
+Modes (the referee modes import ``referee.cli`` first, the chess modes ``chess.pgn``, so that the whole-process time
+minus the time of ``python -c "import referee.cli"`` (or ``"import chess.pgn"``) is the time of the work itself):
+
+    corpus GAME ACTIONS SEED FILE     generate games (seeds SEED, SEED+1, ...) until ACTIONS actions; write FILE
+    generate GAME GAMES SEED          generate the same GAMES games again (timed); print the text's SHA-256
+    parse FILE                        split FILE into games and parse every body line (no rules)
+    check FILE                        parse and judge every game of FILE (``referee.replay.check_text``)
+    chess-corpus PLIES SEED CAP FILE  random legal chess games until PLIES plies (at most CAP plies a game), as PGN
+    chess-read FILE                   read FILE with chess.pgn.read_game and replay each mainline, validating moves
+    noop-referee / noop-chess         the imports only (for checking the startup subtraction)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import resource
+import sys
+import time
+
+# Player names for generated games, in seat order (enough for any player count a game may allow).
+NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fyodor", "Galina", "Hector"]
+
+
+def player_names(count: int) -> list[str]:
+    return NAMES[:count] + [f"Player{i}" for i in range(len(NAMES) + 1, count + 1)]
+
+
+def player_count(game: type, index: int) -> int:
+    """Player counts cycle through the game's whole range: min, min+1, ..., max, min, ..."""
+    return game.min_players + index % (game.max_players - game.min_players + 1)
+
+
+def play(game: type, index: int, first_seed: int) -> str:
+    """Game number ``index`` of a corpus: seed ``first_seed + index``, the default ruleset."""
+    import random
+
+    count = player_count(game, index)
+    seed = first_seed + index
+    return game.play(player_names(count), random.Random(seed), game.ruleset(None), {"Seed": str(seed)})
+
+
+def is_action(statement: object) -> bool:
+    """An actor line (``PLAYER: action``): the one kind of statement that has a player and no column of its own.
+
+    This is the core's own convention (``referee.game.statement_column``: "its own column, or its player's for an
+    actor line"); other statements that name a player (``governor: Anna``) carry their own column."""
+    return getattr(statement, "column", None) is None and getattr(statement, "player", None) is not None
+
+
+def _game(game_id: str) -> type:
+    from referee.registry import GAMES
+
+    try:
+        return GAMES[game_id]
+    except KeyError:
+        raise SystemExit(f"bench worker: no game {game_id!r} registered (games: {', '.join(GAMES)})") from None
+
+
+def _emit(**data: object) -> None:
+    data["maxrss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps(data))
+
+
+def mode_corpus(game_id: str, actions: str, seed: str, out: str) -> None:
+    from referee.record import is_blank_statement, split_games
+
+    game = _game(game_id)
+    parser = game.parser()
+    target, first = int(actions), int(seed)
+    texts: list[str] = []
+    per_game: list[int] = []
+    players: dict[int, int] = {}
+    total = lines = 0
+    start = time.perf_counter()
+    while total < target or not texts:
+        index = len(texts)
+        count = player_count(game, index)
+        text = play(game, index, first)
+        counted = 0
+        for record in split_games(text):
+            for _, line in record.body:
+                lines += 1
+                statement = parser.parse(line)
+                if not is_blank_statement(statement) and is_action(statement):
+                    counted += 1
+        texts.append(text)
+        per_game.append(counted)
+        players[count] = players.get(count, 0) + 1
+        total += counted
+    elapsed = time.perf_counter() - start
+    text = "\n".join(texts)
+    with open(out, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    _emit(
+        games=len(texts),
+        actions=total,
+        lines=lines,
+        players={str(k): v for k, v in sorted(players.items())},
+        actions_per_game=per_game,
+        lengths=[len(t) for t in texts],
+        bytes=len(text.encode("utf-8")),
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        inner=elapsed,
+    )
+
+
+def mode_generate(game_id: str, games: str, seed: str) -> None:
+    game = _game(game_id)
+    first = int(seed)
+    start = time.perf_counter()
+    texts = []
+    for index in range(int(games)):
+        texts.append(play(game, index, first))
+    elapsed = time.perf_counter() - start
+    text = "\n".join(texts)
+    _emit(games=len(texts), sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(), inner=elapsed)
+
+
+def mode_parse(path: str) -> None:
+    from pathlib import Path
+
+    from referee.errors import RefereeError
+    from referee.record import is_blank_statement, read_text, split_games
+    from referee.registry import find_game
+
+    start = time.perf_counter()
+    text = read_text(Path(path))
+    parsers: dict[str | None, object] = {}
+    games = lines = actions = errors = 0
+    for record in split_games(text, path):
+        games += 1
+        name = record.tag("Game")
+        parser = parsers.get(name)
+        if parser is None:
+            game = find_game(name or "")
+            if game is None:
+                raise SystemExit(f"bench worker: {path} game {games}: unknown game {name!r}")
+            parser = parsers[name] = game.parser()
+        parse = parser.parse  # type: ignore[attr-defined]
+        for _, line in record.body:
+            lines += 1
+            try:
+                statement = parse(line)
+            except RefereeError:
+                errors += 1
+                continue
+            if not is_blank_statement(statement) and is_action(statement):
+                actions += 1
+    elapsed = time.perf_counter() - start
+    _emit(games=games, lines=lines, actions=actions, errors=errors, inner=elapsed)
+
+
+def mode_check(path: str) -> None:
+    from pathlib import Path
+
+    from referee.record import read_text
+    from referee.replay import check_text
+
+    start = time.perf_counter()
+    reports = check_text(read_text(Path(path)), path)
+    elapsed = time.perf_counter() - start
+    verdicts: dict[str, int] = {}
+    for report in reports:
+        verdicts[report.verdict.value] = verdicts.get(report.verdict.value, 0) + 1
+    first_bad = next((r for r in reports if r.verdict.value != "valid"), None)
+    bad = None
+    if first_bad is not None:
+        error = first_bad.error
+        bad = f"game {first_bad.index}: {first_bad.verdict.value}" + (
+            f" at line {error.line} [{error.code}] {error.message}" if error else ""
+        )
+    statements = sum(r.statements for r in reports)
+    _emit(games=len(reports), statements=statements, verdicts=verdicts, first_bad=bad, inner=elapsed)
+
+
+def mode_chess_corpus(plies: str, seed: str, cap: str, out: str) -> None:
+    import random
+
+    import chess
+    import chess.pgn
+
+    rng = random.Random(int(seed))
+    target, limit = int(plies), int(cap)
+    total = games = 0
+    start = time.perf_counter()
+    with open(out, "w", encoding="utf-8") as handle:
+        while total < target:
+            board = chess.Board()
+            while not board.is_game_over(claim_draw=False) and board.ply() < limit:
+                board.push(rng.choice(list(board.legal_moves)))
+            game = chess.pgn.Game.from_board(board)
+            game.headers["Event"] = "referee bench"
+            game.headers["Round"] = str(games + 1)
+            game.headers["Result"] = board.result(claim_draw=False)
+            print(game, file=handle, end="\n\n")
+            total += board.ply()
+            games += 1
+    _emit(games=games, plies=total, inner=time.perf_counter() - start)
+
+
+def mode_chess_read(path: str) -> None:
+    import chess.pgn
+
+    start = time.perf_counter()
+    games = plies = 0
+    with open(path, encoding="utf-8") as handle:
+        while True:
+            game = chess.pgn.read_game(handle)  # parses every SAN move against the position (legal or an error)
+            if game is None:
+                break
+            if game.errors:
+                raise SystemExit(f"bench worker: {path} game {games + 1}: {game.errors[0]}")
+            board = game.board()
+            for move in game.mainline_moves():
+                if not board.is_legal(move):  # python-chess's full validation while replaying onto a board
+                    raise SystemExit(f"bench worker: {path} game {games + 1}: illegal move {move}")
+                board.push(move)
+                plies += 1
+            board.outcome(claim_draw=False)  # the end of the game, as the referee computes its outcome
+            games += 1
+    _emit(games=games, plies=plies, inner=time.perf_counter() - start)
+
+
+MODES = {
+    "corpus": mode_corpus,
+    "generate": mode_generate,
+    "parse": mode_parse,
+    "check": mode_check,
+    "chess-corpus": mode_chess_corpus,
+    "chess-read": mode_chess_read,
+    "noop-referee": lambda: _emit(inner=0.0),
+    "noop-chess": lambda: _emit(inner=0.0),
+}
+
+
+def main(argv: list[str]) -> None:
+    if not argv or argv[0] not in MODES:
+        raise SystemExit(f"usage: worker.py {{{','.join(MODES)}}} ARGS...")
+    mode = argv[0]
+    # The same imports as the startup baseline the parent subtracts.
+    if mode.startswith("chess") or mode == "noop-chess":
+        import chess.pgn  # noqa: F401
+    else:
+        import referee.cli  # noqa: F401
+    MODES[mode](*argv[1:])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
