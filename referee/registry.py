@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator, Mapping
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ class GameRegistry(Mapping[str, "type[Game]"]):
     def __init__(self) -> None:
         self._games: dict[str, type[Game]] | None = None
         self._by_name: dict[str, type[Game]] = {}
+        self._single: dict[str, type[Game]] = {}  # games loaded one by one, before the whole registry is needed
 
     def _load(self) -> dict[str, type[Game]]:
         if self._games is None:
@@ -57,9 +58,28 @@ class GameRegistry(Mapping[str, "type[Game]"]):
         self._games = None
 
     def find(self, name: str) -> type[Game] | None:
-        """The game a ``Game`` tag (or a CLI argument) names: title, id or alias, case-insensitive."""
+        """The game a ``Game`` tag (or a CLI argument) names: title, id or alias, case-insensitive. A name that is
+        an entry point's own name (the game's id or its title, which keys the same) loads that game only: judging
+        a Saint Petersburg file imports no other game."""
+        key = _key(name)
+        if self._games is None:
+            for entry in entry_points(group=GROUP):
+                if _key(entry.name) == key:
+                    game = self._load_one(entry)
+                    if game is not None and key in {_key(n) for n in game.names()}:
+                        return game
         self._load()
-        return self._by_name.get(_key(name))
+        return self._by_name.get(key)
+
+    def _load_one(self, entry: EntryPoint) -> type[Game] | None:
+        found = self._single.get(entry.value)
+        if found is None:
+            try:
+                found = entry.load()
+            except Exception:
+                return None  # reported when the whole registry loads
+            self._single[entry.value] = found
+        return found
 
     def __getitem__(self, game_id: str) -> type[Game]:
         return self._load()[game_id]
