@@ -93,9 +93,20 @@ def _unescape(quoted: str) -> str:
     return re.sub(r"\\(.)", r"\1", quoted[1:-1])
 
 
-@functools.lru_cache(maxsize=4096)
+CACHED_LINE = 256  # characters: longer lines (and tags) are parsed each time, never kept in a cache
+
+
 def _read_tag(text: str) -> tuple[str, str, int] | int:
     """(name, value, value column) of a tag line, or the column where it stops being one."""
+    return _read_short_tag(text) if len(text) <= CACHED_LINE else _parse_tag_line(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_short_tag(text: str) -> tuple[str, str, int] | int:
+    return _parse_tag_line(text)
+
+
+def _parse_tag_line(text: str) -> tuple[str, str, int] | int:
     try:
         tree = _tag_parser().parse(text)
     except UnexpectedInput as exc:
@@ -367,7 +378,7 @@ class LineParser:
     ``terminal_words`` turns Lark terminal names into words a player understands for "expected ..." messages.
     """
 
-    CACHE_LIMIT = 200_000
+    CACHE_LIMIT = 100_000
 
     def __init__(
         self,
@@ -408,9 +419,10 @@ class LineParser:
                 raise MalformedStatement(cached.kind, cached.message, cached.column)
             return cached
         result = self._read(text)
-        if len(self._cache) >= self.CACHE_LIMIT:
-            self._cache.clear()
-        self._cache[text] = result if result is not None else _BLANK
+        if len(text) <= CACHED_LINE:  # the cache holds at most CACHE_LIMIT short lines: bounded memory
+            if len(self._cache) >= self.CACHE_LIMIT:
+                self._cache.clear()
+            self._cache[text] = result if result is not None else _BLANK
         if isinstance(result, RefereeError):
             raise MalformedStatement(result.kind, result.message, result.column)
         return result
@@ -433,8 +445,14 @@ class LineParser:
         placed = self._piece_cache.get((rule, text, offset))
         if placed is None:
             placed = shift_columns(self._unplaced_piece(rule, text), offset)
-            self._piece_cache[(rule, text, offset)] = placed
+            self._remember((rule, text, offset), placed)
         return placed
+
+    def _remember(self, key: tuple[str, str, int], piece: object) -> None:
+        if len(key[1]) <= CACHED_LINE:  # at most CACHE_LIMIT short pieces: bounded memory
+            if len(self._piece_cache) >= self.CACHE_LIMIT:
+                self._piece_cache.clear()
+            self._piece_cache[key] = piece
 
     def _unplaced_piece(self, rule: str, text: str) -> object:
         key = (rule, text, 0)
@@ -444,9 +462,7 @@ class LineParser:
                 found = self._lark.parse(text, start=rule)
             except Exception:
                 found = _FAILED
-            if len(self._piece_cache) >= self.CACHE_LIMIT:
-                self._piece_cache.clear()
-            self._piece_cache[key] = found
+            self._remember(key, found)
         if found is _FAILED:
             raise ValueError(text)
         return found
