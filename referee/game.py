@@ -261,10 +261,14 @@ class SetupContext:
     def tag(self, name: str) -> Tag | None:
         return next((tag for key, tag in self.tags.items() if key.lower() == name.lower()), None)
 
-    def error_at_tag(self, name: str, kind: ErrorKind, message: str) -> RefereeError:
-        """A malformed-setup error placed on the tag's value (or the game's first line when the tag is absent)."""
+    def error_at_tag(self, name: str, kind: ErrorKind, message: str, within: str | None = None) -> RefereeError:
+        """A malformed-setup error placed on the tag's value — on the part ``within`` of it when given (a wrong
+        name in a list) — or on the game's first line when the tag is absent."""
         tag = self.tag(name)
-        error = malformed(kind, message, tag.column if tag else 1)
+        column = tag.column if tag else 1
+        if tag is not None and within and within in tag.value:
+            column = tag.column + 1 + tag.value.index(within)  # after the opening quote
+        error = malformed(kind, message, column)
         return error.at(tag.line if tag else self.first_line)
 
     def read_resource(

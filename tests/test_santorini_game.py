@@ -81,7 +81,7 @@ def test_setup_is_complete_at_the_first_reveal_and_closed_after_it() -> None:
 
 def test_round_checkpoints_name_the_coming_round() -> None:
     script = two_player_opening()
-    assert reject(script.state, "round 2") == ("sny-round-mismatch", 1)
+    assert reject(script.state, "round 2") == ("sny-round-mismatch", 7)  # at the number
     script.add("round 1", "play: Anna Engineer 1, Boris Iron Worker 6")
     assert reject(script.state, "round 2") == ("sny-misplaced-round", 1)
     script.turns().add("round 2")
@@ -106,15 +106,18 @@ def test_the_tour_bus_driver_setup_skyscraper() -> None:
     script.add("skyscraper: c3", "play: Anna Engineer 1, Boris Engineer 9")
 
 
-def test_the_setup_skyscraper_leaves_enough_starting_pairs() -> None:
+def test_the_setup_skyscraper_is_judged_where_it_stands() -> None:
+    """Ruling 13: a skyscraper on a starting space is legal where it stands; the later place: on it is not."""
     five = ("Anna", "Boris", "Clara", "Dmitri", "Elena")
     script = Script(five, TOUR_BUS)
-    line = "skyscraper: a3"  # pair 3 of five, with five players still to place
-    assert reject(script.state, line) == ("sny-skyscraper-blocks-start", col(line, "a3"))
-    script.add("skyscraper: c3")
-    relaxed = Script(five, TOUR_BUS)
-    relaxed.state.options = dataclasses.replace(relaxed.state.options, setup_skyscraper_keeps_pairs=False)
-    relaxed.add("skyscraper: a3")
+    script.add("skyscraper: a3")  # pair 3 of five, with five players still to place
+    line = "place: Clara a3 e3"
+    assert reject(script.state, line)[1] == col(line, "a3")
+    strict = Script(five, TOUR_BUS)
+    strict.state.options = dataclasses.replace(strict.state.options, setup_skyscraper_keeps_pairs=True)
+    line = "skyscraper: a3"
+    assert reject(strict.state, line) == ("sny-skyscraper-blocks-start", col(line, "a3"))
+    strict.add("skyscraper: c3")
     two = Script(tags=TOUR_BUS).add("skyscraper: a3")  # two players: pairs enough
     assert two.state.setup_skyscraper == two.state.board.cell("a3")
 

@@ -27,7 +27,12 @@ NORTH, SOUTH = (0, 1), (0, -1)
 
 
 class DataError(ValueError):
-    """A board or deck-list file that is not valid; the message says what is wrong, for people."""
+    """A board or deck-list file that is not valid; the message says what is wrong, for people, and ``item`` names
+    the offending part when there is one (so the error can point at it)."""
+
+    def __init__(self, message: str, item: str | None = None) -> None:
+        super().__init__(message)
+        self.item = item
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,7 @@ def profession_named(text: str) -> str:
     if found is None:
         close = difflib.get_close_matches(key, list(NAME_TABLE), n=1, cutoff=0.6)
         hint = f"; did you mean '{NAME_TABLE[close[0]]}'?" if close else ""
-        raise DataError(f"no profession called {text.strip()!r}{hint}")
+        raise DataError(f"no profession called {text.strip()!r}{hint}", item=text.strip())
     return found
 
 

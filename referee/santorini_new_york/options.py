@@ -112,9 +112,10 @@ class SNYOptions:
         "takes the Statue.",
     )
     setup_skyscraper_keeps_pairs: bool = opt(
-        True,
-        "[decision] The setup skyscraper may not take a starting space while that would leave fewer free starting "
-        "pairs than players still to place; false: any unoccupied ground-level space.",
+        False,
+        "[decision] false (ruling 13: each setup line is judged where it stands): the setup skyscraper may go on any "
+        "unoccupied ground-level space, and a later 'place:' on that pair is illegal; true: it may not take a "
+        "starting space while that would leave fewer free starting pairs than players still to place.",
     )
 
 

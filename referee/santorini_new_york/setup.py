@@ -36,15 +36,17 @@ def make_state(players: list[str], options: SNYOptions, context: SetupContext | 
     try:
         deck = check_deck(options.deck, deck_list, options.unique_numbers)
     except DataError as problem:
-        raise setup_error(context, "Deck", SNYCode.BAD_DECK, f"the Deck tag: {problem}") from None
+        raise setup_error(context, "Deck", SNYCode.BAD_DECK, f"the Deck tag: {problem}", problem.item) from None
     check_fit(players, options, board, deck_list, deck, context)
     return SNYState(players, options, board, deck_list, deck)
 
 
-def setup_error(context: SetupContext | None, tag: str, kind: ErrorKind, message: str) -> Exception:
+def setup_error(
+    context: SetupContext | None, tag: str, kind: ErrorKind, message: str, within: str | None = None
+) -> Exception:
     if context is None:
         return ValueError(f"{tag}: {message}")
-    return context.error_at_tag(tag, kind, message)
+    return context.error_at_tag(tag, kind, message, within)
 
 
 def load(

@@ -306,7 +306,9 @@ class SNYState(GameState):
                 SNYCode.MISPLACED_ROUND, f"round {self.round} is being played: its turns are not over", st.column
             )
         if st.number != self.round:
-            raise self.fail(SNYCode.ROUND_MISMATCH, f"the next round is round {self.round}, not {st.number}", st.column)
+            self.claim_failed(
+                SNYCode.ROUND_MISMATCH, f"the next round is round {self.round}, not {st.number}", st.number_column
+            )
 
     def _apply_reveal(self, st: Reveal) -> None:
         if self.stage == TURNS:
