@@ -22,7 +22,7 @@ import click
 
 from referee.errors import CATALOGUE, RefereeError, Verdict
 from referee.formats import JUNIT_MARK, GitHubWriter, JUnitWriter, SarifWriter
-from referee.game import Game, GameState, option_docs
+from referee.game import GameState, GameType, option_docs
 from referee.record import GameRecord, iter_games
 from referee.registry import GAMES, find_game
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
@@ -43,7 +43,7 @@ class RefereeGroup(click.Group):
             sys.exit(130)
 
 
-class ByteSize(click.ParamType):
+class ByteSize(click.ParamType[int]):
     """A size in bytes: ``65536``, ``64K``, ``64M``, ``1G``."""
 
     name = "size"
@@ -111,7 +111,7 @@ def _policy(max_size: int, allow_dirs: tuple[Path, ...], allow_any_path: bool) -
 RECORD_PATHS = click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
 
 
-def _game_arg(name: str) -> type[Game]:
+def _game_arg(name: str) -> GameType:
     game = find_game(name)
     if game is None:
         raise click.BadParameter(f"unknown game '{name}' (games: {', '.join(GAMES)})")
@@ -546,10 +546,10 @@ class StopBefore(ReplayVisitor):
     def __init__(self, line: int) -> None:
         self.line = line
         self.state: GameState | None = None
-        self.game: type[Game] | None = None
+        self.game: GameType | None = None
         self.failure: RefereeError | None = None
 
-    def begin(self, record: GameRecord, game: type[Game], state: GameState) -> None:
+    def begin(self, record: GameRecord, game: GameType, state: GameState) -> None:
         self.game, self.state = game, state
 
     def before(self, number: int, text: str) -> bool:

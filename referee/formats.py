@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from referee.errors import CATALOGUE, ErrorKind, RecordCode, Verdict
 from referee.registry import GAMES
@@ -577,7 +577,8 @@ class SarifWriter:
         }
         if self._base is not None:
             run["originalUriBaseIds"] = {SRCROOT: {"uri": _base_uri(self._base)}}
-        return _clean({"$schema": SARIF_SCHEMA_URI, "version": "2.1.0", "runs": [run]})
+        document: dict[str, Any] = _clean({"$schema": SARIF_SCHEMA_URI, "version": "2.1.0", "runs": [run]})
+        return document
 
     def close(self) -> None:
         json.dump(self.log(), self._out, ensure_ascii=False, indent=2)
@@ -594,7 +595,7 @@ def sarif_log(
     reports: Iterable[GameReport], *, base: Path | None = None, help_uri: str | None = None
 ) -> dict[str, Any]:
     """The SARIF document for these reports, as a dict."""
-    writer = SarifWriter(_Discard(), base=base, help_uri=help_uri)
+    writer = SarifWriter(cast(TextIO, _Discard()), base=base, help_uri=help_uri)
     for report in reports:
         writer.add(report)
     return writer.log()

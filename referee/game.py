@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.errors import ErrorKind, IllegalStatement, RecordCode, RefereeError, illegal, malformed
 from referee.record import LineParser, NameRef, Tag, excerpt
@@ -244,7 +244,7 @@ class GameState(ABC):
         """The statements (as record text) that could legally come next."""
 
     @abstractmethod
-    def fingerprint(self) -> tuple:
+    def fingerprint(self) -> tuple[Any, ...]:
         """The whole position as a comparable value: a rejected statement must leave it unchanged."""
 
 
@@ -292,8 +292,15 @@ class SetupContext:
             raise self.error_at_tag(tag, kind, f"the {what} file {excerpt(reference)} is not UTF-8 text") from None
 
 
-class Game(ABC):
-    """A game of the referee: metadata as data, its rule options, its grammar and its state class."""
+StateT = TypeVar("StateT", bound="GameState")
+OptionsT = TypeVar("OptionsT")
+
+
+class Game(ABC, Generic[StateT, OptionsT]):
+    """A game of the referee: metadata as data, its rule options, its grammar and its state class.
+
+    Generic in the game's state and options classes (``class SaintPetersburg(Game[SPState, SPOptions])``), so the
+    hooks a game overrides are checked against its own types; the core holds games as ``GameType``."""
 
     id: ClassVar[str]
     title: ClassVar[str]
@@ -358,13 +365,13 @@ class Game(ABC):
 
     @classmethod
     @abstractmethod
-    def new_state(cls, players: list[str], options: Any, context: SetupContext | None = None) -> GameState:
+    def new_state(cls, players: list[str], options: OptionsT, context: SetupContext | None = None) -> StateT:
         """The state before the first statement. ``context`` gives the record's tags and safe file access; raise
         ``context.error_at_tag(...)`` for a setup problem of a tag."""
 
     @classmethod
     @abstractmethod
-    def play(cls, players: list[str], rng: random.Random, options: Any, tags: dict[str, str]) -> str:
+    def play(cls, players: list[str], rng: random.Random, options: OptionsT, tags: dict[str, str]) -> str:
         """A complete random legal game as record text (tag section included)."""
 
 
@@ -399,7 +406,7 @@ def _range_problem(value: int, meta: Mapping[str, Any]) -> str | None:
     return None
 
 
-def check_option(option: dataclasses.Field, default: Any, value: Any) -> tuple[str | None, Any]:
+def check_option(option: dataclasses.Field[Any], default: Any, value: Any) -> tuple[str | None, Any]:
     """(problem, value): whether ``value`` is a valid value of a rule option — its type (a bool is not a number), the
     type of each list item, its range or choices. The value comes back in the option's own type (a list as a tuple)."""
     meta = option.metadata
@@ -413,7 +420,7 @@ def check_option(option: dataclasses.Field, default: Any, value: Any) -> tuple[s
         for item in value:
             if type(item) is not item_type:
                 return f"takes a list of {item_type.__name__}, not an item {excerpt(repr(item))}", value
-            if item_type is int and (problem := _range_problem(item, meta)):
+            if isinstance(item, int) and (problem := _range_problem(item, meta)):
                 return f"has an item that {problem}", value
         return None, tuple(value)
     if type(value) is not kind:
@@ -421,7 +428,7 @@ def check_option(option: dataclasses.Field, default: Any, value: Any) -> tuple[s
     choices = meta.get("choices")
     if choices is not None and value not in choices:
         return f"is one of {', '.join(map(str, choices))}, not {excerpt(repr(value))}", value
-    if kind is int and (problem := _range_problem(value, meta)):
+    if isinstance(value, int) and not isinstance(value, bool) and (problem := _range_problem(value, meta)):
         return problem, value
     return None, value
 
@@ -430,6 +437,9 @@ def option_docs(options_type: type) -> list[tuple[str, Any, str]]:
     """(name, default, doc) of every rule option of a game, for docs and ``referee options``."""
     rows = []
     for f in dataclasses.fields(options_type):
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        default = f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
         rows.append((f.name, default, f.metadata.get("doc", "")))
     return rows
+
+
+GameType = type[Game[Any, Any]]  # a game class, as the core holds it

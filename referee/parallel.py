@@ -132,7 +132,7 @@ def judge_on_dask(sources: Iterable[RecordSource], referee: Referee, address: st
         from distributed import Client
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise RuntimeError("--dask needs Dask distributed: pip install 'referee[dask]'") from exc
-    with Client(address, set_as_default=False) as client:
+    with Client(address, set_as_default=False) as client:  # type: ignore[no-untyped-call]
         futures: list[Any] = [client.submit(judge_unit, referee, unit, pure=False) for unit in units(sources, referee)]
         for future in futures:
             yield from future.result()

@@ -21,7 +21,7 @@ from typing import Any
 import click
 import z3
 
-from referee.game import Game
+from referee.game import GameType
 from referee.registry import GAMES, find_game
 from referee.resources import USER_POLICY
 from referee.variant import find_variant, resolve_options
@@ -55,7 +55,7 @@ class Paths:
     def __init__(self, prefix: list[bool]) -> None:
         self.prefix = list(prefix)
         self.pos = 0
-        self.condition: list = []
+        self.condition: list[Any] = []
 
     def decide(self, condition: z3.BoolRef) -> bool:
         if self.pos < len(self.prefix):
@@ -89,47 +89,47 @@ class Sym:
     def _t(value: Any) -> Any:
         return value.term if isinstance(value, Sym) else value
 
-    def __add__(self, o):
+    def __add__(self, o: Any) -> Any:
         return self._wrap(self.term + self._t(o))
 
-    def __radd__(self, o):
+    def __radd__(self, o: Any) -> Any:
         return self._wrap(self._t(o) + self.term)
 
-    def __sub__(self, o):
+    def __sub__(self, o: Any) -> Any:
         return self._wrap(self.term - self._t(o))
 
-    def __rsub__(self, o):
+    def __rsub__(self, o: Any) -> Any:
         return self._wrap(self._t(o) - self.term)
 
-    def __mul__(self, o):
+    def __mul__(self, o: Any) -> Any:
         return self._wrap(self.term * self._t(o))
 
     __rmul__ = __mul__
 
-    def __neg__(self):
+    def __neg__(self) -> Any:
         return self._wrap(-self.term)
 
-    def __floordiv__(self, o):
+    def __floordiv__(self, o: Any) -> Any:
         return self._wrap(self.term / self._t(o))
 
-    def __eq__(self, o):
+    def __eq__(self, o: Any) -> Any:
         return SymBool(self.term == self._t(o), self.paths)
 
-    def __ne__(self, o):
+    def __ne__(self, o: Any) -> Any:
         return SymBool(self.term != self._t(o), self.paths)
 
     __hash__ = None  # type: ignore[assignment]
 
-    def __gt__(self, o):
+    def __gt__(self, o: Any) -> Any:
         return SymBool(self.term > self._t(o), self.paths)
 
-    def __ge__(self, o):
+    def __ge__(self, o: Any) -> Any:
         return SymBool(self.term >= self._t(o), self.paths)
 
-    def __lt__(self, o):
+    def __lt__(self, o: Any) -> Any:
         return SymBool(self.term < self._t(o), self.paths)
 
-    def __le__(self, o):
+    def __le__(self, o: Any) -> Any:
         return SymBool(self.term <= self._t(o), self.paths)
 
 
@@ -164,25 +164,23 @@ def refute(solver: z3.Solver, claim: z3.BoolRef) -> z3.ModelRef | None:
 
 
 # ------------------------------------------------------------------------------------------ registry + CLI
-Prover = Callable[[type[Game], Any, dict[str, str], Path], list[Result]]
+Prover = Callable[[GameType, Any, dict[str, str], Path], list[Result]]
 
 
-def prover(game: type[Game]) -> Prover | None:
+def prover(game: GameType) -> Prover | None:
     """A game's proofs (its ``proofs_module``'s ``proofs`` function), or None for a game without proofs."""
     if not game.proofs_module:
         return None
     return importlib.import_module(game.proofs_module).proofs  # type: ignore[no-any-return]
 
 
-def prove(
-    game: type[Game], options: Any, tags: dict[str, str], out_dir: Path = Path("counterexamples")
-) -> list[Result]:
+def prove(game: GameType, options: Any, tags: dict[str, str], out_dir: Path = Path("counterexamples")) -> list[Result]:
     """Every proof of a game under one set of rule options."""
     proofs = prover(game)
     return proofs(game, options, tags, out_dir) if proofs is not None else []
 
 
-def write_counterexample(game: type[Game], text: str, out_dir: Path) -> tuple[Path, str]:
+def write_counterexample(game: GameType, text: str, out_dir: Path) -> tuple[Path, str]:
     """Write a counterexample record (named by its content) and judge it: (path, verdict in words)."""
     from referee.replay import check_file
 
@@ -200,7 +198,7 @@ def write_counterexample(game: type[Game], text: str, out_dir: Path) -> tuple[Pa
 
 def targets(
     game_name: str | None, ruleset: str | None, variant: str | None
-) -> list[tuple[type[Game], Any, str, dict[str, str]]]:
+) -> list[tuple[GameType, Any, str, dict[str, str]]]:
     """(game, options, label, record tags) to prove: one variant, one ruleset, or every ruleset of every game."""
     if variant is not None:
         found = find_variant(variant, Path.cwd(), USER_POLICY)
@@ -208,12 +206,13 @@ def targets(
         if game is None:
             raise click.BadParameter(f"unknown game '{game_name or found.game}'")
         options, label = resolve_options(game, ruleset, variant, Path.cwd(), USER_POLICY)
-        tags = {"Ruleset": ruleset or found.ruleset or game.default_ruleset, "Variant": variant}
+        tags: dict[str, str] = {"Ruleset": ruleset or found.ruleset or game.default_ruleset, "Variant": variant}
         return [(game, options, label, tags)]
-    games = [find_game(game_name)] if game_name else list(GAMES.values())
-    if None in games:
+    found_game = find_game(game_name) if game_name else None
+    if game_name and found_game is None:
         raise click.BadParameter(f"unknown game '{game_name}' (games: {', '.join(GAMES)})")
-    out = []
+    games = [found_game] if found_game is not None else list(GAMES.values())
+    out: list[tuple[GameType, Any, str, dict[str, str]]] = []
     for game in games:
         if not game.proofs_module:
             continue

@@ -67,7 +67,7 @@ class RecordItem(pytest.Item):
             if report.expectation is not None:
                 text += f"\nexpected: {report.expectation}"
             return text
-        return super().repr_failure(excinfo)  # type: ignore[arg-type]
+        return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.report.line - 1, f"{self.path.name} game {self.report.index}"

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -112,7 +112,8 @@ def _parse_tag_line(text: str) -> tuple[str, str, int] | int:
     except UnexpectedInput as exc:
         return getattr(exc, "column", 1) or 1
     name_tok, value_tok = tree.children
-    return str(name_tok), _unescape(str(value_tok)), value_tok.column
+    assert isinstance(value_tok, Token)
+    return str(name_tok), _unescape(str(value_tok)), value_tok.column or 1
 
 
 def parse_tag(text: str, line: int) -> Tag:
@@ -262,11 +263,10 @@ def iter_games(lines: str | Iterable[tuple[int, str | BadLine]], file: str = "<s
                 in_tags = True
             try:
                 tag = parse_tag(raw, number)
-                if current.tag_entry(tag.name) is not None:
+                first = current.tag_entry(tag.name)
+                if first is not None:
                     raise malformed(
-                        RecordCode.DUPLICATE_TAG,
-                        f"the {tag.name} tag is given twice (first on line {current.tag_entry(tag.name).line})",
-                        2,
+                        RecordCode.DUPLICATE_TAG, f"the {tag.name} tag is given twice (first on line {first.line})", 2
                     ).at(number)
                 current.add_tag(tag)
             except RefereeError as error:
@@ -313,7 +313,7 @@ class Pieces:
     (action rule, combine(player, action)). Pieces repeat far more than whole lines do ("Lumberjack",
     "Anna +6R"), so caching them keeps a first reading of a large file fast."""
 
-    lists: dict[str, tuple[str, Callable[[int, list], object]]]
+    lists: dict[str, tuple[str, Callable[[int, list[Any]], object]]]
     actor: tuple[str, Callable[[NameRef, object], object]] | None = None
     keywords: frozenset[str] = frozenset()  # words that open a game statement ("governor", "deal", ...)
     keywords_first: bool = False  # a line opening with a keyword is that statement, never a player's line
@@ -357,7 +357,7 @@ def shift_columns(obj: object, offset: int) -> object:
     if isinstance(obj, tuple):
         return tuple(shift_columns(item, offset) for item in obj)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        changes = {}
+        changes: dict[str, object] = {}
         for f in dataclasses.fields(obj):
             value = getattr(obj, f.name)
             if f.name == "column" or f.name.endswith("_column"):
@@ -383,7 +383,7 @@ class LineParser:
     def __init__(
         self,
         grammar_file: Path,
-        transformer_factory: Callable[[], Transformer],
+        transformer_factory: Callable[[], Transformer[Token, Any]],
         terminal_words: dict[str, str],
         examples: Iterable[SyntaxExample] = (),
         pieces: Pieces | None = None,
@@ -552,7 +552,8 @@ class LineParser:
         elif isinstance(error, UnexpectedToken):
             found = excerpt(str(error.token))
         else:
-            found = excerpt(text[error.pos_in_stream]) if isinstance(error, UnexpectedCharacters) else "this"
+            at = error.pos_in_stream if isinstance(error, UnexpectedCharacters) else None
+            found = excerpt(text[at]) if at is not None else "this"
         expected = self._expected_words(error)
         message = f"{lead}: found {found}"
         if expected:
@@ -638,7 +639,7 @@ class NameRef:
 def card_lookup(words: list[Token], table: dict[str, str], thing: str = "card") -> NameRef:
     """Resolve card-name words to the canonical name, or raise ``unknown-card`` with a did-you-mean."""
     key = normalise_name(words)
-    column = words[0].column if words else 1
+    column = (words[0].column or 1) if words else 1
     canonical = table.get(key)
     if canonical is None:
         canonical = table.get(key.replace(".", ""))
@@ -672,4 +673,4 @@ def player_token(token: Token) -> NameRef:
     text = str(token)
     if text.startswith('"'):
         text = _unescape(text)
-    return NameRef(text, token.column)
+    return NameRef(text, token.column or 1)

@@ -17,7 +17,7 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from referee.game import Game
+    from referee.game import GameType
 
 GROUP = "referee.games"
 
@@ -26,17 +26,17 @@ def _key(name: str) -> str:
     return " ".join(name.lower().replace(".", "").replace(":", "").replace("-", " ").split())
 
 
-class GameRegistry(Mapping[str, "type[Game]"]):
+class GameRegistry(Mapping[str, "GameType"]):
     """Games by id, loaded on first use from the entry points (``reload`` looks again, e.g. after a test adds one)."""
 
     def __init__(self) -> None:
-        self._games: dict[str, type[Game]] | None = None
-        self._by_name: dict[str, type[Game]] = {}
-        self._single: dict[str, type[Game]] = {}  # games loaded one by one, before the whole registry is needed
+        self._games: dict[str, GameType] | None = None
+        self._by_name: dict[str, GameType] = {}
+        self._single: dict[str, GameType] = {}  # games loaded one by one, before the whole registry is needed
 
-    def _load(self) -> dict[str, type[Game]]:
+    def _load(self) -> dict[str, GameType]:
         if self._games is None:
-            games: dict[str, type[Game]] = {}
+            games: dict[str, GameType] = {}
             for entry in sorted(entry_points(group=GROUP), key=lambda e: e.name):
                 try:
                     game = entry.load()
@@ -57,7 +57,7 @@ class GameRegistry(Mapping[str, "type[Game]"]):
     def reload(self) -> None:
         self._games = None
 
-    def find(self, name: str) -> type[Game] | None:
+    def find(self, name: str) -> GameType | None:
         """The game a ``Game`` tag (or a CLI argument) names: title, id or alias, case-insensitive. A name that is
         an entry point's own name (the game's id or its title, which keys the same) loads that game only: judging
         a Saint Petersburg file imports no other game."""
@@ -71,7 +71,7 @@ class GameRegistry(Mapping[str, "type[Game]"]):
         self._load()
         return self._by_name.get(key)
 
-    def _load_one(self, entry: EntryPoint) -> type[Game] | None:
+    def _load_one(self, entry: EntryPoint) -> GameType | None:
         found = self._single.get(entry.value)
         if found is None:
             try:
@@ -81,7 +81,7 @@ class GameRegistry(Mapping[str, "type[Game]"]):
             self._single[entry.value] = found
         return found
 
-    def __getitem__(self, game_id: str) -> type[Game]:
+    def __getitem__(self, game_id: str) -> GameType:
         return self._load()[game_id]
 
     def __iter__(self) -> Iterator[str]:
@@ -94,6 +94,6 @@ class GameRegistry(Mapping[str, "type[Game]"]):
 GAMES = GameRegistry()
 
 
-def find_game(name: str) -> type[Game] | None:
+def find_game(name: str) -> GameType | None:
     """The game a ``Game`` tag (or a CLI argument) names: title or id, case-insensitive."""
     return GAMES.find(name)

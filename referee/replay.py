@@ -16,8 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from referee.errors import CATALOGUE, RecordCode, RefereeError, Verdict, canonical_code, illegal, malformed
-from referee.game import Game, GameState, Outcome, SetupContext
+from referee.errors import (
+    CATALOGUE,
+    ErrorKind,
+    RecordCode,
+    RefereeError,
+    Verdict,
+    canonical_code,
+    illegal,
+    malformed,
+)
+from referee.game import GameState, GameType, Outcome, SetupContext
 from referee.record import BadLine, GameRecord, excerpt, is_blank_statement, iter_games, read_lines
 from referee.registry import GAMES, find_game
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, open_regular
@@ -51,7 +60,7 @@ class Expectation:
             else:
                 raise ValueError(f"{excerpt(word)}: an Expect tag reads VERDICT [CODE] [LINE]")
         if code is not None:
-            list(GAMES.values())  # the games' codes register when they load
+            list[Any](GAMES.values())  # the games' codes register when they load
             if canonical_code(code) not in CATALOGUE:
                 raise ValueError(f"{excerpt(code)} is no error code (see 'referee codes')")
         return cls(verdict, code, line)
@@ -145,7 +154,7 @@ class ReplayVisitor:
     """Watches one game being replayed (every hook is optional). ``before`` may stop the replay: return False and
     the game is reported as far as it went (``explain`` stops before the line it explains)."""
 
-    def begin(self, record: GameRecord, game: type[Game], state: GameState) -> None:
+    def begin(self, record: GameRecord, game: GameType, state: GameState) -> None:
         """Setup is done: the state before the first statement."""
 
     def before(self, number: int, text: str) -> bool:
@@ -165,7 +174,7 @@ class ReplayVisitor:
 MAX_NAME = 64  # characters of a player name: names appear in every message about a player
 
 
-def _tag_error(record: GameRecord, name: str, kind: RecordCode, message: str) -> RefereeError:
+def _tag_error(record: GameRecord, name: str, kind: ErrorKind, message: str) -> RefereeError:
     tag = record.tag_entry(name)
     error = malformed(kind, message, tag.column if tag else 1)
     return error.at(tag.line if tag else record.first_line)
@@ -176,7 +185,7 @@ def setup(
     base_dir: Path | None = None,
     house_rule: Variant | None = None,
     policy: ReadPolicy = DEFAULT_POLICY,
-) -> tuple[type[Game], GameState, str]:
+) -> tuple[GameType, GameState, str]:
     """Read the tag section: the game, the players, the rule options. Raises a located RefereeError."""
     if record.envelope_error is not None:
         raise record.envelope_error
@@ -243,7 +252,7 @@ def setup(
     return game, game.new_state(players, options, context), label
 
 
-def _apply_tag_options(game: type[Game], options: Any, record: GameRecord) -> Any:
+def _apply_tag_options(game: GameType, options: Any, record: GameRecord) -> Any:
     """The game's own tags that set a rule option (``Game.tag_options``), read as the option's type."""
     changes: dict[str, Any] = {}
     for tag_name, option in game.tag_options.items():
@@ -330,7 +339,7 @@ class Referee:
         return report
 
     def _replay(
-        self, record: GameRecord, game: type[Game], state: GameState, report: GameReport, visitor: ReplayVisitor
+        self, record: GameRecord, game: GameType, state: GameState, report: GameReport, visitor: ReplayVisitor
     ) -> None:
         parser = game.parser()
         result_checked = False

@@ -4,6 +4,7 @@ them, so each game's grammar transformer only adds its own statements."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from lark import Token, Transformer
 
@@ -42,22 +43,22 @@ class WinClaim:
     column: int
 
 
-class CommonStatements(Transformer):
+class CommonStatements(Transformer[Token, Any]):
     """Transformer rules for the grammar rules every game spells the same way (player, round, final)."""
 
     def player(self, children: list[Token]) -> NameRef:
         return player_token(children[0])
 
     def round(self, children: list[Token]) -> RoundMark:
-        return RoundMark(number(children[1]), children[0].column, children[1].column)
+        return RoundMark(number(children[1]), children[0].column or 1, children[1].column or 1)
 
-    def final(self, children: list) -> FinalClaim:
+    def final(self, children: list[Any]) -> FinalClaim:
         return FinalClaim(tuple(c for c in children if isinstance(c, FinalEntry)), children[0].column)
 
-    def win(self, children: list) -> WinClaim:
+    def win(self, children: list[Any]) -> WinClaim:
         return WinClaim(tuple(c for c in children if isinstance(c, NameRef)), children[0].column)
 
-    def final_entry(self, children: list) -> FinalEntry:
+    def final_entry(self, children: list[Any]) -> FinalEntry:
         return FinalEntry(children[0], number(children[1]), children[1].column)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from referee.errors import RefereeError
-from referee.game import Game, GameState
+from referee.game import GameState, GameType, StateT
 from referee.record import is_blank_statement, split_games, write_record
 from referee.variant import apply_variant, registered_variants
 
@@ -32,7 +32,7 @@ HARD_CAP = 20_000  # a playout longer than this is reported as not ending (whate
 class Config:
     """One rule configuration of a game: a ruleset, possibly with a shipped variant on top."""
 
-    game: type[Game]
+    game: GameType
     ruleset: str
     variant: str | None
     options: Any
@@ -48,7 +48,7 @@ class Config:
         return tags
 
 
-def configs_of(game: type[Game]) -> list[Config]:
+def configs_of(game: GameType) -> list[Config]:
     """Every ruleset of a game, then every registered variant for it."""
     found = [Config(game, name, None, options) for name, options in game.rulesets.items()]
     for variant in registered_variants().values():
@@ -63,13 +63,13 @@ def configs_of(game: type[Game]) -> list[Config]:
 class GameAdapter:
     """The game-specific half of the generic suites. Override the methods marked *required*."""
 
-    game: type[Game]
+    game: GameType
     # property name -> variants expected to break it (a deliberately broken variant, e.g. sp-no-minimum); the
     # suites skip those pairs and ``test_known_broken_variants_are_caught`` asserts that the property does fail.
     known_broken: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     # -- required ------------------------------------------------------------------------------------------
-    def step(self, state: GameState, rng: random.Random, history: list) -> Any | None:
+    def step(self, state: GameState, rng: random.Random, history: list[Any]) -> Any | None:
         """The next statement of a random legal playout (None once the game is over and claimed)."""
         raise NotImplementedError
 
@@ -77,16 +77,16 @@ class GameAdapter:
         """The most statements a legal game can have (None: no bound is claimed)."""
         raise NotImplementedError
 
-    def legal_moves(self, state: GameState, rng: random.Random, history: list) -> list:
+    def legal_moves(self, state: GameState, rng: random.Random, history: list[Any]) -> list[Any]:
         """Statements the generator reports legal right now (a sample is fine); ``history``: the statements so far.
         The state machine plays one of them, so following them must keep the game going."""
         raise NotImplementedError
 
-    def legal_probes(self, state: GameState, rng: random.Random, history: list) -> list:
+    def legal_probes(self, state: GameState, rng: random.Random, history: list[Any]) -> list[Any]:
         """Statements reported legal, tried on a copy of the state only (default: ``legal_moves``)."""
         return self.legal_moves(state, rng, history)
 
-    def illegal_moves(self, state: GameState, rng: random.Random, history: list) -> list:
+    def illegal_moves(self, state: GameState, rng: random.Random, history: list[Any]) -> list[Any]:
         """Statements the generator reports illegal right now (mutations of legal ones, out-of-turn moves...)."""
         raise NotImplementedError
 
@@ -148,16 +148,17 @@ class Playout:
     players: list[str]
     seed: int
     source: str  # "driver" (adapter.step) or "generator" (Game.play)
-    statements: list
+    statements: list[Any]
     state: GameState
     capped: bool = False
 
 
-def parse_record_body(game: type[Game], text: str) -> list:
+def parse_record_body(game: GameType, text: str) -> list[Any]:
     parser = game.parser()
     (record,) = split_games(text)
     statements = []
     for _, line in record.body:
+        assert isinstance(line, str), line  # generated records are text
         statement = parser.parse(line)
         if not is_blank_statement(statement):
             statements.append(statement)
@@ -169,13 +170,13 @@ def drive(
     config: Config,
     players: list[str],
     seed: int,
-    on_state: Callable[[GameState, list], None] | None = None,
+    on_state: Callable[[GameState, list[Any]], None] | None = None,
     cap: int = HARD_CAP,
 ) -> Playout:
     """A random legal playout by the adapter's step policy, stopped after ``cap`` statements."""
     rng = random.Random(seed)
     state = config.game.new_state(players, config.options)
-    history: list = []
+    history: list[Any] = []
     while True:
         if on_state is not None:
             on_state(state, history)
@@ -210,7 +211,7 @@ def replay(
     adapter: GameAdapter, game: Playout, checker: Checker | None, each: Callable[[GameState, int], None] | None = None
 ) -> GameState:
     """Replay a playout on a fresh state, calling the checker around every statement."""
-    state = game.config.game.new_state(game.players, game.config.options)
+    state: GameState = game.config.game.new_state(game.players, game.config.options)
     for index, statement in enumerate(game.statements):
         if each is not None:
             each(state, index)
@@ -224,7 +225,7 @@ def replay(
     return state
 
 
-def clone(state: GameState) -> GameState:
+def clone(state: StateT) -> StateT:
     return copy.deepcopy(state)
 
 
@@ -311,34 +312,34 @@ class ScriptedAdapter(GameAdapter):
     Subclasses add ``illegal_moves`` (and may add ``legal_probes``)."""
 
     def __init__(self) -> None:
-        self._scripts: list[tuple[list, list]] = []  # (first statements, script), most recent last
+        self._scripts: list[tuple[list[Any], list[Any]]] = []  # (first statements, script), most recent last
 
-    def script_for(self, state: GameState, rng: random.Random | None, history: list) -> list | None:
+    def script_for(self, state: GameState, rng: random.Random | None, history: list[Any]) -> list[Any] | None:
         """The record this game follows: attached to the state, or (for a replayed copy) found by its history."""
-        script = getattr(state, "_property_script", None)
-        if script is not None:
-            return script
+        attached: list[Any] | None = getattr(state, "_property_script", None)
+        if attached is not None:
+            return attached
         if history:
-            for _head, script in reversed(self._scripts):
-                if len(script) >= len(history) and script[: len(history)] == history:
-                    return script
+            for _head, known in reversed(self._scripts):
+                if len(known) >= len(history) and bool(known[: len(history)] == history):
+                    return known
             return None
         if rng is None:
             return None
-        text = self.game.play(list(state.players), rng, state.options, {})  # type: ignore[attr-defined]
+        text = self.game.play(list(state.players), rng, getattr(state, "options", None), {})
         script = parse_record_body(self.game, text)
         self._scripts.append((script[:3], script))
         del self._scripts[:-64]
         state._property_script = script  # type: ignore[attr-defined]
         return script
 
-    def step(self, state: GameState, rng: random.Random, history: list):
+    def step(self, state: GameState, rng: random.Random, history: list[Any]) -> Any | None:
         script = self.script_for(state, rng, history)
         if script is None or len(history) >= len(script):
             return None
         return script[len(history)]
 
-    def legal_moves(self, state: GameState, rng: random.Random, history: list) -> list:
+    def legal_moves(self, state: GameState, rng: random.Random, history: list[Any]) -> list[Any]:
         script = self.script_for(state, rng, history)
         if script is None or len(history) >= len(script):
             return []

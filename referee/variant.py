@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import RecordCode, RefereeError, malformed
-from referee.game import Game, check_option
+from referee.game import GameType, check_option
 from referee.record import excerpt
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, read_limited
 
@@ -110,7 +110,7 @@ def find_variant(reference: str, base_dir: Path | None = None, policy: ReadPolic
     return load_variant(path, policy)
 
 
-def apply_variant(game: type[Game], base: Any, variant: Variant, keep_ruleset: bool = False) -> Any:
+def apply_variant(game: GameType, base: Any, variant: Variant, keep_ruleset: bool = False) -> Any:
     """The base options with the variant's overrides, each checked against the option's name, type and range
     (``keep_ruleset``: the variant's own ``ruleset`` does not replace the base, as when a house rule is laid over
     records of several rulesets)."""
@@ -142,7 +142,7 @@ def apply_variant(game: type[Game], base: Any, variant: Variant, keep_ruleset: b
 
 
 def resolve_options(
-    game: type[Game],
+    game: GameType,
     ruleset: str | None,
     variant: str | None,
     base_dir: Path | None = None,

@@ -13,7 +13,7 @@ from referee.saint_petersburg.play import play_record
 from referee.saint_petersburg.state import SPCode, SPState
 
 
-class SaintPetersburg(Game):
+class SaintPetersburg(Game[SPState, SPOptions]):
     id: ClassVar[str] = "saint-petersburg"
     title: ClassVar[str] = "Saint Petersburg"
     aliases: ClassVar[tuple[str, ...]] = ("St Petersburg", "St. Petersburg", "Sankt Petersburg")

@@ -14,7 +14,7 @@ from referee.san_juan.play import play_record
 from referee.san_juan.state import SJCode, SJState
 
 
-class SanJuan(Game):
+class SanJuan(Game[SJState, SJOptions]):
     id: ClassVar[str] = "san-juan"
     title: ClassVar[str] = "San Juan"
     aliases: ClassVar[tuple[str, ...]] = ("SanJuan",)

@@ -16,7 +16,7 @@ from referee.santorini_new_york.setup import make_state
 from referee.santorini_new_york.state import SNYState
 
 
-class SantoriniNewYork(Game):
+class SantoriniNewYork(Game[SNYState, SNYOptions]):
     id: ClassVar[str] = "santorini-new-york"
     title: ClassVar[str] = "Santorini: New York"
     aliases: ClassVar[tuple[str, ...]] = ("Santorini New York", "Santorini NY", "Santorini: NY", "SantoriniNY")

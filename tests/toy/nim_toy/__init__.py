@@ -115,7 +115,7 @@ class NimState(GameState):
         return (self.stones, self.to_act, self.winner)
 
 
-class Nim(Game):
+class Nim(Game[NimState, NimOptions]):
     id: ClassVar[str] = "nim"
     title: ClassVar[str] = "Nim"
     min_players: ClassVar[int] = 2
