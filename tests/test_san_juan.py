@@ -518,9 +518,27 @@ def test_the_game_ends_after_the_builder_phase_of_a_twelfth_building() -> None:
     fails(state, "final: Anna 22", "final-misplaced")
     run(state, "Boris: pass")
     assert state.is_terminal()
-    fails(state, "Boris: producer", "after-end")
+    error = fails(state, "Boris: producer", "after-end")
+    assert error.column == 8  # at the action, as before the after-end rule moved to GameState.apply
+    assert fails(state, "round 9", "after-end").column == 1
+    assert fails(state, "tile: 1-1-1-2-2", "after-end").column == 7
+    fails(state, "governor: Zed", "unknown-player")  # a name that is no player reads malformed, after the end too
+    fails(state, "Zed: pass", "unknown-player")
     fails(state, "final: Anna 23", "final-mismatch")
     run(state, "final: Anna 22, Boris 1")
+
+
+def test_owed_draws_of_the_last_builder_phase_follow_the_end() -> None:
+    state = fresh(2)
+    eleven(state, "Boris")
+    give(state, "Boris", "Carpenter")
+    hold(state, "Boris", "Archive", "Smithy")
+    run(state, "Anna: builder\nAnna: pass\nBoris: build Archive paying Smithy")
+    assert state.is_terminal() and not state.settled() and state.owed == {"carpenter": 1}
+    fails(state, "Anna: draws ? (carpenter)", "after-end")
+    run(state, "Boris: draws ? (carpenter)")
+    assert state.settled()
+    fails(state, "Boris: draws ? (carpenter)", "after-end")
 
 
 def test_a_whole_record_with_a_result_claim() -> None:

@@ -131,6 +131,12 @@ class Actor:
     player: NameRef
     action: Action
 
+    @property
+    def column(self) -> int:
+        """Where the rules point at an actor line as a whole when none of its parts is at fault (a line after the
+        end): its action."""
+        return self.action.column
+
 
 Statement = GovernorMark | HandDeal | RoundMark | TileMark | FinalClaim | WinClaim | Actor
 
