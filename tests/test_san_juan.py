@@ -150,6 +150,35 @@ def test_keywords_are_case_insensitive_with_aliases() -> None:
     assert statement_text(PARSER.parse("Builder: pass")) == "Builder: pass"
 
 
+def test_every_part_carries_its_column() -> None:
+    """Statements carry the column of each part (keyword, cards), whichever optional parts are written, and read
+    piece by piece (the cached actor reading) the same as whole."""
+    line = "Anna:  build Smithy over Crane paying Well, ? goods Sugar Mill"
+    build = PARSER.parse(line).action
+    assert (build.column, build.card.column, build.over_column, build.over.column) == (8, 14, 21, 26)
+    assert (build.paying_column, [r.column for r in build.paying], build.goods_column) == (32, [39, 45], 47)
+    assert build.goods[0].column == 53
+    only_goods = PARSER.parse("Anna: build Smithy goods Sugar Mill").action
+    assert (only_goods.over, only_goods.over_column, only_goods.paying_column, only_goods.goods_column) == (
+        None,
+        0,
+        0,
+        20,
+    )
+    assert PARSER.parse_whole(line) == PARSER.parse(line)
+    sell = PARSER.parse("Anna: sell indigo, coffee; draws ?").action
+    assert ([g.column for g in sell.goods], sell.draws_column, sell.draws[0].column) == ([12, 20], 28, 34)
+    assert PARSER.parse("Anna: sell indigo").action.draws_column == 0
+    council = PARSER.parse("Anna: draws ?, Well; keeps none").action
+    assert (council.column, council.keeps, council.keeps_column) == (7, (), 22)
+    owed = PARSER.parse("Anna: draws ? (poor   house)").action
+    assert (owed.source, owed.source_column) == ("poor house", 16)
+    mine = PARSER.parse("Anna: gold mine ?, ?, ?, ?; keeps ?").action
+    assert (mine.column, mine.keeps_column, mine.keeps[0].column) == (7, 29, 35)
+    tile = PARSER.parse("tile:  1-1-2-2-3")
+    assert (tile.keyword_column, tile.column) == (1, 8)
+
+
 def test_unknown_card_suggests_a_name() -> None:
     with pytest.raises(RefereeError) as caught:
         PARSER.parse("Anna: build Guildhal")
@@ -489,9 +518,27 @@ def test_the_game_ends_after_the_builder_phase_of_a_twelfth_building() -> None:
     fails(state, "final: Anna 22", "final-misplaced")
     run(state, "Boris: pass")
     assert state.is_terminal()
-    fails(state, "Boris: producer", "after-end")
+    error = fails(state, "Boris: producer", "after-end")
+    assert error.column == 8  # at the action, as before the after-end rule moved to GameState.apply
+    assert fails(state, "round 9", "after-end").column == 1
+    assert fails(state, "tile: 1-1-1-2-2", "after-end").column == 7
+    fails(state, "governor: Zed", "unknown-player")  # a name that is no player reads malformed, after the end too
+    fails(state, "Zed: pass", "unknown-player")
     fails(state, "final: Anna 23", "final-mismatch")
     run(state, "final: Anna 22, Boris 1")
+
+
+def test_owed_draws_of_the_last_builder_phase_follow_the_end() -> None:
+    state = fresh(2)
+    eleven(state, "Boris")
+    give(state, "Boris", "Carpenter")
+    hold(state, "Boris", "Archive", "Smithy")
+    run(state, "Anna: builder\nAnna: pass\nBoris: build Archive paying Smithy")
+    assert state.is_terminal() and not state.settled() and state.owed == {"carpenter": 1}
+    fails(state, "Anna: draws ? (carpenter)", "after-end")
+    run(state, "Boris: draws ? (carpenter)")
+    assert state.settled()
+    fails(state, "Boris: draws ? (carpenter)", "after-end")
 
 
 def test_a_whole_record_with_a_result_claim() -> None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
-from lark import Token
+from lark import Token, v_args
 
 from referee.errors import RecordCode
 from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, quote_player
@@ -42,10 +43,13 @@ class HandDeal:
 @dataclass(frozen=True, slots=True)
 class TileMark:
     tile: str
-    column: int
+    column: int  # the tile's own column (where a wrong tile is reported)
+    keyword_column: int = 0
 
 
 # --- actions --------------------------------------------------------------------------------------------------
+# Every action carries its verb's ``column``; a part opened by its own keyword (``over``, ``paying``, ``; draws`` ...)
+# carries that keyword's column as ``<part>_column`` (0 when the part is left out), and every card its own.
 @dataclass(frozen=True, slots=True)
 class RoleChoice:
     role: str
@@ -59,6 +63,9 @@ class Build:
     paying: tuple[NameRef, ...] = ()
     goods: tuple[NameRef, ...] = ()  # production buildings whose goods the Black Market spends
     column: int = 0
+    over_column: int = 0
+    paying_column: int = 0
+    goods_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +79,7 @@ class Sell:
     goods: tuple[NameRef, ...]  # the kinds of good sold (indigo, ...), each with its column
     draws: tuple[NameRef, ...] = ()
     column: int = 0
+    draws_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +87,7 @@ class Council:
     draws: tuple[NameRef, ...]
     keeps: tuple[NameRef, ...]
     column: int = 0
+    keeps_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +95,7 @@ class OwedDraw:
     source: str  # one of SOURCES
     draws: tuple[NameRef, ...]
     column: int = 0
+    source_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +103,7 @@ class GoldMineTurn:
     cards: tuple[NameRef, ...]
     keeps: tuple[NameRef, ...]
     column: int = 0
+    keeps_column: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,8 +131,36 @@ class Actor:
     player: NameRef
     action: Action
 
+    @property
+    def column(self) -> int:
+        """Where the rules point at an actor line as a whole when none of its parts is at fault (a line after the
+        end): its action."""
+        return self.action.column
+
 
 Statement = GovernorMark | HandDeal | RoundMark | TileMark | FinalClaim | WinClaim | Actor
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """An optional part of an action while it is read (``over Crane``, ``paying Well, ?``, ``; keeps none``): the
+    cards it names and the column of its keyword; ``NO_PART`` when the record leaves it out."""
+
+    cards: tuple[NameRef, ...] = ()
+    column: int = 0
+
+    @property
+    def card(self) -> NameRef | None:
+        """The card of a one-card part (``over Crane``)."""
+        return self.cards[0] if self.cards else None
+
+
+NO_PART = Part()
+
+
+def _at(token: Token) -> int:
+    """A token's 1-based column (typed optional by Lark; the lexer always sets it)."""
+    return token.column if token.column is not None else 1
 
 
 def _role(word: str) -> str:
@@ -129,87 +168,104 @@ def _role(word: str) -> str:
     return "councillor" if word == "councilor" else word
 
 
+def _source(word: str) -> str:
+    """``poor  house`` -> ``poor house``: one of SOURCES."""
+    return " ".join(word.lower().split())
+
+
 class StatementBuilder(CommonStatements):
-    """Builds statement objects while the LALR parser runs (no tree is kept)."""
+    """Builds statement objects while the LALR parser runs (no tree is kept). Every rule has a fixed shape (optional
+    parts are rules that may be empty), so each method takes the rule's parts as named arguments."""
 
-    def card(self, children: list[Token]) -> NameRef:
-        return card_lookup(children, NAME_TABLE)
+    def card(self, words: list[Token]) -> NameRef:
+        return card_lookup(words, NAME_TABLE)
 
-    def unknown(self, children: list[Token]) -> NameRef:
-        return NameRef(UNKNOWN, children[0].column)
+    @v_args(inline=True)
+    def unknown(self, mark: Token) -> NameRef:
+        return NameRef(UNKNOWN, _at(mark))
 
-    def cards(self, children: list[NameRef]) -> tuple[NameRef, ...]:
-        return tuple(children)
+    def cards(self, refs: list[NameRef]) -> tuple[NameRef, ...]:
+        return tuple(refs)
 
-    some_cards = cards
+    some_cards = goods_sold = cards
 
-    def keep_list(self, children: list) -> tuple[NameRef, ...]:
-        return children[0] if isinstance(children[0], tuple) else ()
+    @v_args(inline=True)
+    def good_kind(self, good: Token) -> NameRef:
+        return NameRef(good.lower(), _at(good))
 
-    def over(self, children: list) -> tuple:
-        return ("over", children[1])
+    # optional parts
+    @v_args(inline=True)
+    def cover(self, keyword: Token | None = None, card: NameRef | None = None) -> Part:
+        return Part((card,), _at(keyword)) if keyword is not None and card is not None else NO_PART
 
-    def paying(self, children: list) -> tuple:
-        return ("paying", children[1])
+    @v_args(inline=True)
+    def payment(self, keyword: Token | None = None, cards: tuple[NameRef, ...] = ()) -> Part:
+        return Part(cards, _at(keyword)) if keyword is not None else NO_PART
 
-    def goods(self, children: list) -> tuple:
-        return ("goods", children[1])
+    goods_spent = sell_draws = keeps = payment
 
-    def good_kind(self, children: list[Token]) -> NameRef:
-        return NameRef(children[0].lower(), children[0].column)
+    @v_args(inline=True)
+    def keeps_none(self, keyword: Token, none: Token) -> Part:
+        return Part((), _at(keyword))
 
     # game statements
-    def governor(self, children: list) -> GovernorMark:
-        return GovernorMark(children[1], children[0].column)
+    @v_args(inline=True)
+    def governor(self, keyword: Token, player: NameRef) -> GovernorMark:
+        return GovernorMark(player, _at(keyword))
 
-    def hand(self, children: list) -> HandDeal:
-        return HandDeal(children[1], children[2], children[0].column)
+    @v_args(inline=True)
+    def hand(self, keyword: Token, player: NameRef, cards: tuple[NameRef, ...]) -> HandDeal:
+        return HandDeal(player, cards, _at(keyword))
 
-    def tile(self, children: list[Token]) -> TileMark:
-        return TileMark(str(children[1]), children[1].column)
+    @v_args(inline=True)
+    def tile(self, keyword: Token, value: Token) -> TileMark:
+        return TileMark(str(value), _at(value), _at(keyword))
 
     # actions
-    def actor(self, children: list) -> Actor:
-        return Actor(children[0], children[1])
+    @v_args(inline=True)
+    def actor(self, player: NameRef, action: Action) -> Actor:
+        return Actor(player, action)
 
-    def role(self, children: list[Token]) -> RoleChoice:
-        return RoleChoice(_role(children[0]), children[0].column)
+    @v_args(inline=True)
+    def role(self, word: Token) -> RoleChoice:
+        return RoleChoice(_role(word), _at(word))
 
-    def build(self, children: list) -> Build:
-        found = {c[0]: c[1] for c in children[2:] if isinstance(c, tuple)}
-        return Build(
-            children[1], found.get("over"), found.get("paying", ()), found.get("goods", ()), children[0].column
-        )
+    @v_args(inline=True)
+    def build(self, verb: Token, card: NameRef, over: Part, paying: Part, goods: Part) -> Build:
+        return Build(card, over.card, paying.cards, goods.cards, _at(verb), over.column, paying.column, goods.column)
 
-    def produce(self, children: list) -> Produce:
-        return Produce(children[1], children[0].column)
+    @v_args(inline=True)
+    def produce(self, verb: Token, buildings: tuple[NameRef, ...]) -> Produce:
+        return Produce(buildings, _at(verb))
 
-    def sell(self, children: list) -> Sell:
-        goods = tuple(c for c in children if isinstance(c, NameRef))
-        draws = next((c for c in children if isinstance(c, tuple)), ())
-        return Sell(goods, draws, children[0].column)
+    @v_args(inline=True)
+    def sell(self, verb: Token, goods: tuple[NameRef, ...], draws: Part) -> Sell:
+        return Sell(goods, draws.cards, _at(verb), draws.column)
 
-    def council(self, children: list) -> Council:
-        return Council(children[1], children[3], children[0].column)
+    @v_args(inline=True)
+    def council(self, verb: Token, draws: tuple[NameRef, ...], keeps: Part) -> Council:
+        return Council(draws, keeps.cards, _at(verb), keeps.column)
 
-    def owed(self, children: list) -> OwedDraw:
-        return OwedDraw(" ".join(str(children[2]).lower().split()), children[1], children[0].column)
+    @v_args(inline=True)
+    def owed(self, verb: Token, draws: tuple[NameRef, ...], source: Token) -> OwedDraw:
+        return OwedDraw(_source(source), draws, _at(verb), _at(source))
 
-    def gold_mine(self, children: list) -> GoldMineTurn:
-        return GoldMineTurn(children[1], children[3], children[0].column)
+    @v_args(inline=True)
+    def gold_mine(self, verb: Token, cards: tuple[NameRef, ...], keeps: Part) -> GoldMineTurn:
+        return GoldMineTurn(cards, keeps.cards, _at(verb), keeps.column)
 
-    def tucks(self, children: list) -> Tuck:
-        return Tuck(children[1], children[0].column)
+    @v_args(inline=True)
+    def tucks(self, verb: Token, card: NameRef) -> Tuck:
+        return Tuck(card, _at(verb))
 
-    def discards(self, children: list) -> Discard:
-        return Discard(children[1], children[0].column)
+    @v_args(inline=True)
+    def discards(self, verb: Token, cards: tuple[NameRef, ...]) -> Discard:
+        return Discard(cards, _at(verb))
 
-    def pass_(self, children: list[Token]) -> Pass:
-        return Pass(children[0].column)
+    @v_args(inline=True)
+    def pass_turn(self, word: Token) -> Pass:
+        return Pass(_at(word))
 
-
-# Lark calls the rule "pass" — a Python keyword — so route it by name.
-setattr(StatementBuilder, "pass", StatementBuilder.pass_)
 
 TERMINAL_WORDS = {
     "PLAYER_NAME": "a player name",
@@ -267,7 +323,7 @@ PIECES = Pieces(
         "final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column)),
         "win": ("player", lambda column, items: WinClaim(tuple(items), column)),
     },
-    actor=("action", lambda player, action: Actor(player, action)),
+    actor=("action", lambda player, action: Actor(player, cast(Action, action))),
     keywords=frozenset({"governor", "tile", "final", "win"}),
 )
 

@@ -121,8 +121,7 @@ class Generator:
         return self.rng.sample(pool, count)
 
     def use_library(self, seat: int) -> bool:
-        may, _ = self.state.library(seat)
-        if not may:
+        if not self.state.library(seat).may:
             return False
         return self.rng.random() < 0.6 if self.state.library_optional(seat) else True
 
@@ -150,10 +149,11 @@ class Generator:
                 self.trader_phases += 1
                 self.emit(TileMark(tile, 0))
             elif state.stage == ACTING:
-                seat, kind = state.turns[state.turn_index]
-                self.turn(seat, kind)
-        outcome = state.outcome()
-        self.emit(FinalClaim(tuple(FinalEntry(NameRef(name, 0), outcome.scores[name], 0) for name in self.players), 0))
+                turn = state.turns[state.turn_index]
+                self.turn(turn.seat, turn.kind)
+        scores = state.outcome().scores
+        assert scores is not None  # San Juan is won on points
+        self.emit(FinalClaim(tuple(FinalEntry(NameRef(name, 0), scores[name], 0) for name in self.players), 0))
 
     def round_start(self) -> None:
         state, rng = self.state, self.rng
@@ -290,6 +290,7 @@ class Generator:
         sold = goods[-limit:]  # the most valuable goods
         for _ in sold:
             self.table.discard.append(self.table.goods[seat].pop())
+        assert state.tile is not None  # the trader phase opened with its tile
         prices = TILES[state.tile]
         wanted = sum(prices[GOODS.index(g)] for g in sold)
         if state.capped(wanted, len(sold)) < wanted and not self.options.empty_supply_skips_draw:

@@ -1,0 +1,70 @@
+"""The prospector phase: the chooser draws 1 card (2 with the Library), then each Gold Mine owner in action order
+turns up 4 cards and keeps one only if all 4 costs differ ([D12]: the order and whether keeping is optional)."""
+
+from __future__ import annotations
+
+from referee.san_juan.base import MINE, PROSPECT, Turn
+from referee.san_juan.cards import CARDS
+from referee.san_juan.codes import SJCode
+from referee.san_juan.ledger import Ledger
+from referee.san_juan.notation import GoldMineTurn, OwedDraw, is_unknown
+from referee.turns import clockwise
+
+
+class ProspectorPhase(Ledger):
+    """Who acts in the prospector phase, the prospector's draw and the Gold Mine turns."""
+
+    def gold_mine_owners(self, chooser: int) -> list[int]:
+        return [seat for seat in clockwise(chooser, self.n) if self.works(seat, "Gold Mine")]
+
+    def prospector_turns(self, chooser: int) -> list[Turn]:
+        """The prospector phase's turns: the chooser's draw and every Gold Mine owner's, in the order of [D12]."""
+        mines = [Turn(seat, MINE) for seat in self.gold_mine_owners(chooser)]
+        own = [Turn(chooser, PROSPECT)]
+        return own + mines if self.options.gold_mine_after_prospector else mines + own
+
+    def _prospect(self, seat: int, action: OwedDraw) -> None:
+        may = self.library(seat).may
+        drawn = len(action.draws)
+        uses_library = drawn > self.capped(1)
+        if uses_library:
+            self._library_needed(seat, action.column, "the prospector draws 1 card")
+            if not may or drawn > self.capped(2):
+                raise self.fail(
+                    SJCode.DRAW_COUNT,
+                    f"the prospector draws {self.capped(1)} card(s) "
+                    + ("(2 with the Library) " if may else "")
+                    + f"here, not {drawn}",
+                    action.column,
+                )
+        self._check_draws(action.draws)
+        if uses_library:
+            self.library_used.add(seat)
+        self._draw_into_hand(seat, action.draws)
+
+    def _gold_mine(self, seat: int, action: GoldMineTurn) -> None:
+        o = self.options
+        due = self.capped(o.gold_mine_cards)
+        self._check_count(
+            due, o.gold_mine_cards, len(action.cards), action.column, f"a Gold Mine turns up {o.gold_mine_cards} cards"
+        )
+        self._check_draws(action.cards)
+        named = [CARDS[ref.name].cost for ref in action.cards if not is_unknown(ref)]
+        distinct = len(action.cards) == o.gold_mine_cards and len(set(named)) == len(named)
+        if len(action.keeps) > 1:
+            raise self.fail(SJCode.GOLD_MINE, "a Gold Mine keeps at most 1 card", action.keeps[1].column)
+        if action.keeps:
+            ref = action.keeps[0]
+            if not distinct:
+                raise self.fail(
+                    SJCode.GOLD_MINE,
+                    "the turned-up cards do not all differ in cost "
+                    f"({', '.join(f'{r.name} {CARDS[r.name].cost}' for r in action.cards if not is_unknown(r))}"
+                    "): all are discarded",
+                    ref.column,
+                )
+        elif distinct and not o.gold_mine_keep_optional and all(not is_unknown(r) for r in action.cards):
+            raise self.fail(SJCode.GOLD_MINE, "the four costs differ: the owner keeps one of the cards", action.column)
+        plan = self._plan_keeps(action.cards, action.keeps)
+        # --- commit: turn up, keep one, discard the rest
+        self._take_kept(seat, len(action.cards), plan)

@@ -1,0 +1,98 @@
+"""The trader phase: the trading-house tile turned up (the five tiles each once, then again in the same order), then
+goods sold — 1, +1 the chooser's privilege (doubled by the Library), +1 Trading Post — for the tile's price in cards;
+the Market Stand's and Market Hall's draws."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee.san_juan.base import ACTING, TILE
+from referee.san_juan.cards import GOODS, TILES
+from referee.san_juan.codes import SJCode
+from referee.san_juan.notation import Sell, TileMark
+from referee.san_juan.owed import OwedDraws
+
+
+class TraderPhase(OwedDraws):
+    """The tile line and a trader turn: how many goods, which kinds, for how many cards."""
+
+    def sell_limit(self, seat: int, library: bool) -> int:
+        limit = 1 + (1 if self.works(seat, "Trading Post") else 0)
+        if seat == self.chooser:
+            limit += 2 if library else 1
+        return limit
+
+    def _apply_tile(self, st: TileMark) -> None:
+        """The trader phase starts with the tile turned up: one of the five, in their cycle."""
+        if self.stage != TILE:
+            raise self.fail(
+                SJCode.MISPLACED_TILE, "'tile:' stands only right after the trader role is chosen", st.column
+            )
+        if st.tile not in TILES:
+            raise self.fail(
+                SJCode.BAD_TILE, f"'{st.tile}' is not a trading-house tile (tiles: {', '.join(TILES)})", st.column
+            )
+        k = len(self.tiles_seen)
+        if k < len(TILES) and st.tile in self.tiles_seen:
+            raise self.fail(
+                SJCode.TILE_CYCLE,
+                f"tile {st.tile} has already turned up; the five tiles each turn up "
+                f"once before the cycle repeats (seen: {', '.join(self.tiles_seen)})",
+                st.column,
+            )
+        if k >= len(TILES) and st.tile != self.tiles_seen[k - len(TILES)]:
+            raise self.fail(
+                SJCode.TILE_CYCLE,
+                f"the tiles repeat in order: trader phase {k + 1} turns up "
+                f"{self.tiles_seen[k - len(TILES)]}, not {st.tile}",
+                st.column,
+            )
+        self.tiles_seen.append(st.tile)
+        self.tile = st.tile
+        self.stage = ACTING
+
+    def _sell(self, seat: int, action: Sell) -> None:
+        player = self.p[seat]
+        count = len(action.goods)
+        plain = self.sell_limit(seat, False)
+        library = self.library(seat)
+        if count > plain:
+            limit = self.sell_limit(seat, True) if (library.may or library.used) else plain
+            if count > limit:
+                raise self.fail(
+                    SJCode.SELL_LIMIT,
+                    f"{player.name} may sell {limit} good(s) here, not {count}",
+                    action.goods[limit].column,
+                )
+            self._library_needed(seat, action.column, f"without it {plain} good(s)")
+        sold: Counter = Counter()
+        for good in action.goods:
+            sold[good.name] += 1
+            if sold[good.name] > player.goods[good.name]:
+                message = f"{player.name} has {player.goods[good.name]} {good.name} good(s)"
+                raise self.fail(SJCode.NO_GOOD, message, good.column)
+        prices = TILES[self.tile or next(iter(TILES))]
+        wanted = sum(prices[GOODS.index(good.name)] for good in action.goods)
+        due = self.capped(wanted, count)
+        self._check_count(
+            due,
+            wanted,
+            len(action.draws),
+            action.column,
+            f"selling {', '.join(sold.elements())} at tile {self.tile} draws {wanted} card(s)",
+        )
+        self._check_draws(action.draws, count)
+        # --- commit: the goods are discarded before the draws
+        if count > plain:
+            self.library_used.add(seat)
+        player.goods -= sold
+        self._discard_goods(count)
+        self._draw_into_hand(seat, action.draws)
+        hall = count if self.options.market_hall_per_good else 1
+        self._set_owed(
+            seat,
+            {
+                "market stand": 1 if count >= 2 and self.works(seat, "Market Stand") else 0,
+                "market hall": hall if self.works(seat, "Market Hall") else 0,
+            },
+        )

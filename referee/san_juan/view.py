@@ -1,0 +1,237 @@
+"""What a person or a program sees of a position: the statements that could legally come next (the "legal
+alternatives" shown with an error, ``?`` for cards), the state summary, and the fingerprint that proves a rejected
+statement changed nothing. Queries only: nothing here changes the state."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from referee.record import NameRef, quote_player
+from referee.san_juan.base import ACT, CHOOSING, MINE, OVER, PROSPECT, SETUP, TILE
+from referee.san_juan.cards import BUILDING_OF_GOOD, CARDS, GOODS, TILES
+from referee.san_juan.flow import TurnFlow
+from referee.san_juan.notation import (
+    ROLES,
+    Action,
+    Build,
+    Council,
+    Discard,
+    GoldMineTurn,
+    OwedDraw,
+    Pass,
+    Produce,
+    RoleChoice,
+    Sell,
+    Tuck,
+    actor_text,
+)
+
+
+class View(TurnFlow):
+    """Queries for people and tests: alternatives, summary, fingerprint."""
+
+    # ---------------------------------------------------------------------------------------- alternatives
+    def legal_statements(self) -> list[str]:
+        """Statements (record text, ``?`` for cards) that could legally come next."""
+        texts = self._owed_statements()
+        if self.stage == SETUP:
+            if self.governor is None:
+                texts.append("governor: PLAYER")
+            texts += [f"hand {quote_player(p.name)}: {self.options.start_hand} cards" for p in self.p if not p.dealt]
+            if texts:
+                return texts
+            # setup is complete: the first role choice is due (the stage moves on when it is made)
+        if self.stage == OVER:
+            return [*texts, "final: PLAYER VP, ...", "win: PLAYER"]
+        if self.archive_due is not None:
+            due = self.archive_due
+            return [actor_text(self.players[due.seat], Discard(self._blanks(due.excess)))]
+        if self.stage == TILE:
+            k = len(self.tiles_seen)
+            if k >= len(TILES):
+                return [f"tile: {self.tiles_seen[k - len(TILES)]}"]
+            return [f"tile: {tile}" for tile in TILES if tile not in self.tiles_seen]
+        if self.stage in (CHOOSING, SETUP):
+            texts += self._round_start_statements()
+            if self._discards_due():  # the hand-limit discards come before the first role choice
+                return texts
+            chooser = self.players[self.chooser_due()]
+            return texts + [actor_text(chooser, RoleChoice(role)) for role in ROLES if role not in self.roles_chosen]
+        turn = self.turns[self.turn_index]
+        return texts + [
+            actor_text(self.players[turn.seat], action) for action in self.legal_actions(turn.seat, turn.kind)
+        ]
+
+    def _owed_statements(self) -> list[str]:
+        if self.owed_seat is None:
+            return []
+        name = self.players[self.owed_seat]
+        return [
+            actor_text(name, OwedDraw(source, self._blanks(self.capped(count))))
+            for source, count in self.owed.items()
+            if self.capped(count)
+        ]
+
+    def _round_start_statements(self) -> list[str]:
+        """The round checkpoint, Chapel tucks and hand-limit discards that may open a round."""
+        if not self.round_start():
+            return []
+        texts = [f"round {self.round}"]
+        for seat, player in enumerate(self.p):
+            if (
+                self.works(seat, "Chapel")
+                and not player.tucked_this_round
+                and not player.discarded_this_round
+                and player.hand_size
+            ):
+                texts.append(actor_text(player.name, Tuck(NameRef("?", 0))))
+            excess = player.hand_size - self.hand_limit(seat)
+            if excess > 0 and not player.discarded_this_round:
+                texts.append(actor_text(player.name, Discard(self._blanks(excess))))
+        return texts
+
+    def _discards_due(self) -> bool:
+        return self.round_start() and any(
+            player.hand_size > self.hand_limit(seat) and not player.discarded_this_round
+            for seat, player in enumerate(self.p)
+        )
+
+    @staticmethod
+    def _blanks(count: int) -> tuple[NameRef, ...]:
+        return tuple(NameRef("?", 0) for _ in range(count))
+
+    def legal_actions(self, seat: int, kind: str) -> list[Action]:
+        """Representative legal turns for the player to act (cards the record does not know are written ``?``)."""
+        player = self.p[seat]
+        actions: list[Action] = []
+        avail = self.available()
+        if kind == PROSPECT:
+            if self.capped(1):
+                actions.append(OwedDraw("prospector", self._blanks(self.capped(1))))
+        elif kind == MINE:
+            actions.append(GoldMineTurn(self._blanks(self.capped(self.options.gold_mine_cards)), ()))
+        elif self.role == "builder":
+            actions += self._legal_builds(seat)
+        elif self.role == "producer":
+            empty = [BUILDING_OF_GOOD[g] for g in GOODS for _ in range(player.production(g) - player.goods[g])]
+            limit = min(self.produce_limit(seat, self.library(seat).may), len(empty), avail)
+            if limit:
+                actions.append(Produce(tuple(NameRef(n, 0) for n in empty[:limit])))
+        elif self.role == "trader":
+            goods = [g for g in GOODS for _ in range(player.goods[g])]
+            limit = min(self.sell_limit(seat, self.library(seat).may), len(goods))
+            if limit and self.tile:
+                sold = goods[-limit:]
+                wanted = sum(TILES[self.tile][GOODS.index(g)] for g in sold)
+                actions.append(Sell(tuple(NameRef(g, 0) for g in sold), self._blanks(self.capped(wanted, limit))))
+        elif self.role == "councillor":
+            drawn = self.capped(max(self.council_counts(seat)))
+            if drawn:
+                actions.append(Council(self._blanks(drawn), self._blanks(min(self.keep_limit(seat), drawn))))
+        actions.append(Pass())
+        return actions
+
+    def _legal_builds(self, seat: int) -> list[Action]:
+        """Every building in the hand the builder can pay for in hand cards (at its mandatory cost)."""
+        player = self.p[seat]
+        may = self.library(seat).may
+        builds: list[Action] = []
+        for name in sorted(set(player.hand_known) | (set(player.hand_pool) if player.hand_forgotten else set())):
+            card = CARDS[name]
+            if card.violet and player.owned[name]:
+                continue
+            cost = self.build_cost(seat, card, None, may and not self.library_optional(seat))
+            if cost <= player.hand_size - 1:
+                builds.append(Build(NameRef(name, 0), paying=self._blanks(cost)))
+        return builds
+
+    # --------------------------------------------------------------------------------------------- identity
+    def fingerprint(self) -> tuple:
+        """Everything that defines the position, as a comparable value (a rejected statement must not change it)."""
+
+        def counter(c: Counter) -> tuple:
+            return tuple(sorted((k, v) for k, v in c.items() if v))
+
+        players = tuple(
+            (
+                tuple(p.city),
+                counter(p.hand_known),
+                p.hand_unknown,
+                counter(p.hand_pool),
+                p.hand_forgotten,
+                counter(p.goods),
+                p.tucked,
+                counter(p.tucked_known),
+                p.fresh,
+                p.tucked_this_round,
+                p.discarded_this_round,
+                p.dealt,
+            )
+            for p in self.p
+        )
+        return (
+            players,
+            counter(self.located),
+            self.supply,
+            counter(self.discard_known),
+            self.discard_unknown,
+            counter(self.pending_known),
+            self.pending_unknown,
+            counter(self.under_known),
+            self.governor,
+            self.round,
+            self.stage,
+            tuple(self.roles_chosen),
+            self.role,
+            self.chooser,
+            tuple(self.turns),
+            self.turn_index,
+            tuple(self.tiles_seen),
+            self.tile,
+            tuple(sorted(self.library_used)),
+            self.owed_seat,
+            tuple(sorted(self.owed.items())),
+            self.archive_due,
+            self.final_claimed,
+        )
+
+    # --------------------------------------------------------------------------------------------- summary
+    def summary(self) -> str:
+        lines = [self._summary_head()]
+        if self.owed and self.owed_seat is not None:
+            lines.append(
+                f"owed draws of {self.players[self.owed_seat]}: "
+                + ", ".join(f"{source} {count}" for source, count in self.owed.items())
+            )
+        known = ", ".join(f"{name} x{k}" if k > 1 else name for name, k in sorted(self.discard_known.items()) if k)
+        lines.append(
+            f"supply {self.supply}, discard pile {self.discard_size}"
+            + (f" (known: {known})" if known else "")
+            + (f", tiles seen: {' '.join(self.tiles_seen)}" if self.tiles_seen else "")
+        )
+        for player in self.p:
+            goods = ", ".join(f"{g} {k}" for g, k in player.goods.items() if k) or "none"
+            lines.append(
+                f"{player.name}: city ({len(player.city)}) [{', '.join(player.city)}]; goods {goods}; "
+                f"hand {player.hand_size} [{player.hand_text()}]"
+                + (f"; chapel {player.tucked}" if player.tucked else "")
+            )
+        return "\n".join(lines)
+
+    def _summary_head(self) -> str:
+        """Where the game stands: the round, the governor, the roles chosen, the phase and who is to act."""
+        if self.stage == SETUP:
+            return "setup"
+        if self.stage == OVER:
+            return "game over"
+        gov = self.players[self.governor or 0]
+        head = f"round {self.round}, governor {gov}, roles chosen: {', '.join(self.roles_chosen) or '-'}"
+        turn = self.current_turn()
+        if not self.role:
+            return head + f"; {self.players[self.chooser_due()]} chooses a role"
+        head += f"; {self.role} phase (chosen by {self.players[self.chooser]})"
+        if self.stage == TILE:
+            head += ", tile due"
+        elif turn:
+            head += f", {self.players[turn.seat]} to act" + (f" ({turn.kind})" if turn.kind != ACT else "")
+        return head
