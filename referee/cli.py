@@ -6,6 +6,7 @@ Heavy modules (z3 for ``prove``) are imported only by the command that needs the
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import random
@@ -33,7 +34,24 @@ DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fedor", "Galina",
 
 
 class RefereeGroup(click.Group):
-    """The command group: an interrupt (Ctrl-C) exits with 130, as shells expect, never 1 like a judged problem."""
+    """The command group: an interrupt (Ctrl-C) exits with 130, as shells expect, never 1 like a judged problem.
+
+    Commands with heavy imports live in their own modules, named in ``LAZY`` ("module:attribute") and imported only
+    when run or listed, so ``referee check`` starts fast."""
+
+    LAZY: ClassVar[dict[str, str]] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        command = super().get_command(ctx, name)
+        if command is None and name in self.LAZY:
+            module, _, attribute = self.LAZY[name].partition(":")
+            found = getattr(importlib.import_module(module), attribute)
+            assert isinstance(found, click.Command)
+            command = found
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
