@@ -322,7 +322,7 @@ class ScriptedAdapter(GameAdapter):
         if history:
             for _head, known in reversed(self._scripts):
                 if len(known) >= len(history) and bool(known[: len(history)] == history):
-                    return known
+                    return list(known)
             return None
         if rng is None:
             return None
