@@ -15,10 +15,11 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import TerminalDef
 
 from referee.errors import MalformedStatement, RecordCode, RefereeError, malformed
 from referee.resources import DEFAULT_POLICY, MAX_LINE_BYTES, ReadPolicy, ReadRefused, read_limited
@@ -317,6 +318,13 @@ class Pieces:
     actor: tuple[str, Callable[[NameRef, object], object]] | None = None
     keywords: frozenset[str] = frozenset()  # words that open a game statement ("governor", "deal", ...)
     keywords_first: bool = False  # a line opening with a keyword is that statement, never a player's line
+    # A faster reading of common action texts: ``reader(parser)`` gives ``read(text, column)``, the action a stripped
+    # action text reads as with its columns placed (``text[0]`` at ``column``), or None to leave the text to the
+    # grammar's action rule. It must agree with the grammar on every text it reads (tests/test_parser_equivalence.py):
+    # it takes its tokens from the grammar's own terminals (``LineParser.lexer_after``) and its items from the
+    # grammar's own rules (``LineParser.item``, the rules listed in ``items``).
+    reader: Callable[[LineParser], Callable[[str, int], object | None]] | None = None
+    items: frozenset[str] = frozenset()
 
 
 PLAIN_PLAYER = re.compile(r"\w[\w.\-]*")  # as PLAYER_NAME in grammar/referee.lark
@@ -355,18 +363,68 @@ def shift_columns(obj: object, offset: int) -> object:
     if offset == 0:
         return obj
     if isinstance(obj, tuple):
-        return tuple(shift_columns(item, offset) for item in obj)
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        changes: dict[str, object] = {}
-        for f in dataclasses.fields(obj):
-            value = getattr(obj, f.name)
-            if f.name == "column" or f.name.endswith("_column"):
-                if isinstance(value, int) and value > 0:
-                    changes[f.name] = value + offset
-            elif isinstance(value, tuple) or (dataclasses.is_dataclass(value) and not isinstance(value, type)):
-                changes[f.name] = shift_columns(value, offset)
-        return dataclasses.replace(obj, **changes)
-    return obj
+        return tuple([shift_columns(item, offset) for item in obj])
+    if type(obj) is NameRef:
+        return NameRef(obj.name, obj.column + offset if obj.column > 0 else obj.column)
+    plan = _SHIFT_PLANS.get(type(obj))
+    if plan is None:
+        if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+            return obj
+        plan = _SHIFT_PLANS[type(obj)] = _shift_plan(type(obj))
+    kinds, positional = plan
+    values = []
+    for name, kind in kinds:
+        value = getattr(obj, name)
+        if kind == _COLUMN:
+            if isinstance(value, int) and value > 0:
+                value += offset
+        elif kind == _NESTED and (isinstance(value, tuple) or _is_instance_of_dataclass(value)):
+            value = shift_columns(value, offset)
+        values.append(value)
+    if positional:
+        return type(obj)(*values)
+    return dataclasses.replace(cast(Any, obj), **dict(zip([name for name, _ in kinds], values, strict=True)))
+
+
+def _is_instance_of_dataclass(value: object) -> bool:
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
+
+
+_COLUMN, _NESTED = 1, 2
+_SHIFT_PLANS: dict[type, tuple[list[tuple[str, int]], bool]] = {}
+
+
+def _shift_plan(cls: type) -> tuple[list[tuple[str, int]], bool]:
+    """How ``shift_columns`` copies a dataclass: each field a column, a possible nest of columns, or neither; built
+    positionally when every field is an ``__init__`` argument in order (no ``InitVar``, no ``init=False``)."""
+    fields = dataclasses.fields(cls)
+    kinds = [(f.name, _COLUMN if f.name == "column" or f.name.endswith("_column") else _NESTED) for f in fields]
+    every = getattr(cls, "__dataclass_fields__", {})
+    positional = all(f.init and not f.kw_only for f in fields) and len(fields) == len(every)
+    return kinds, positional
+
+
+class StateLexer:
+    """A lexer for one LALR state (``LineParser.lexer_after``): ``lexer(text, pos)`` skips white space (the grammar's
+    WS) and gives (terminal, start, end) of the token there, or None where none of the state's terminals matches.
+    ``ends``: the state accepts the end of the line."""
+
+    def __init__(self, accepted: frozenset[str], terminals: list[TerminalDef], space: TerminalDef) -> None:
+        self.accepted = accepted
+        self.ends = "$END" in accepted
+        ordered = sorted(
+            terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name)
+        )  # the order of Lark's lexer: the first alternative that matches wins
+        alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in ordered) or "(?!)"
+        self._match = re.compile(f"(?:{space.pattern.to_regexp()})?(?:{alternatives})").match
+
+    def __call__(self, text: str, pos: int) -> tuple[str, int, int] | None:
+        found = self._match(text, pos)
+        if found is None:
+            return None
+        name = found.lastgroup
+        assert name is not None
+        return name, found.start(name), found.end()
 
 
 class LineParser:
@@ -391,7 +449,9 @@ class LineParser:
         starts = ["start"]
         if pieces is not None:
             starts += sorted(
-                {rule for rule, _ in pieces.lists.values()} | ({pieces.actor[0]} if pieces.actor else set())
+                {rule for rule, _ in pieces.lists.values()}
+                | ({pieces.actor[0]} if pieces.actor else set())
+                | set(pieces.items)
             )
         self._lark = Lark.open(
             str(grammar_file),
@@ -407,6 +467,8 @@ class LineParser:
         self._pieces = pieces
         self._cache: dict[str, object] = {}
         self._piece_cache: dict[tuple[str, str, int], object] = {}
+        self._lexers: dict[frozenset[str], StateLexer] = {}
+        self._reader = pieces.reader(self) if pieces is not None and pieces.reader is not None else None
 
     def parse(self, text: str) -> object:
         """Return the statement object for a line (``None`` for a blank or comment line) or raise MalformedStatement.
@@ -439,6 +501,29 @@ class LineParser:
             raise
         except UnexpectedInput as error:
             return self._describe(text, error)
+
+    def lexer_after(self, rule: str, prefix: str) -> StateLexer:
+        """The lexer of the LALR state the parser is in after reading ``prefix`` with the rule ``rule`` (a start
+        rule): the grammar's own terminals that state accepts, tried in the order Lark's contextual lexer tries them.
+        ``prefix`` is a sample that leads to the state ("build Smithy": after a card's word)."""
+        interactive = self._lark.parse_interactive(prefix, start=rule)
+        interactive.exhaust_lexer()
+        names = {t.name for t in self._lark.terminals}
+        choices: dict[str, object] = interactive.choices()  # type: ignore[no-untyped-call]
+        accepted = frozenset(name for name in choices if name in names or name == "$END")
+        lexer = self._lexers.get(accepted)
+        if lexer is None:
+            terminals = [self._lark.get_terminal(name) for name in accepted if name != "$END"]
+            lexer = self._lexers[accepted] = StateLexer(accepted, terminals, self._lark.get_terminal("WS"))
+        return lexer
+
+    def item(self, rule: str, text: str, column: int) -> object:
+        """``text`` read with the grammar rule ``rule`` (one of ``Pieces.items``; cached by text), its columns placed
+        at ``column``; ValueError when the rule does not read it."""
+        found = self._unplaced_piece(rule, text)
+        if type(found) is NameRef:
+            return NameRef(found.name, found.column + column - 1)
+        return shift_columns(found, column - 1)
 
     def _piece(self, rule: str, text: str, offset: int) -> object:
         """One piece parsed with the grammar rule ``rule``, its columns moved to where it stands in the line."""
@@ -476,7 +561,7 @@ class LineParser:
         """
         pieces = self._pieces
         head, colon, rest = (text[: text.index("#")] if "#" in text else text).partition(":")
-        key = head.strip()
+        key = head.strip(_WS)
         keyword = bool(colon) and pieces is not None and key.lower() in pieces.keywords
         result = None
         if pieces is not None and colon and '"' not in text:
@@ -496,35 +581,42 @@ class LineParser:
         """A list statement (``deal: A, B``) read piece by piece, each piece with the grammar's own item rule; None
         when the line is not of that simple form (the whole line is parsed then)."""
         assert self._pieces is not None
-        listed = self._pieces.lists.get(head.strip().lower())
+        listed = self._pieces.lists.get(head.strip(_WS).lower())
         if listed is None:
             return None
         rule, combine = listed
         items = []
         offset = len(head) + 1
         for piece in rest.split(","):
-            stripped = piece.strip()
+            stripped = piece.strip(_WS)
             if not stripped:
                 return None
             try:
-                items.append(self._piece(rule, stripped, offset + len(piece) - len(piece.lstrip())))
+                items.append(self._piece(rule, stripped, offset + len(piece) - len(piece.lstrip(_WS))))
             except ValueError:
                 return None
             offset += len(piece) + 1
-        return combine(len(head) - len(head.lstrip()) + 1, items)
+        return combine(len(head) - len(head.lstrip(_WS)) + 1, items)
 
     def _actor_reading(self, head: str, rest: str) -> object | None:
         """``PLAYER: ACTION`` with a plain player name, the action read with the grammar's action rule; or None."""
-        assert self._pieces is not None
-        key = head.strip()
-        if self._pieces.actor is None or not PLAIN_PLAYER.fullmatch(key) or not rest.strip() or '"' in rest:
+        pieces = self._pieces
+        assert pieces is not None
+        key = head.strip(_WS)
+        action_text = rest.strip(_WS)
+        if pieces.actor is None or not action_text or not PLAIN_PLAYER.fullmatch(key) or '"' in rest:
             return None
-        rule, combine = self._pieces.actor
-        try:
-            action = self._piece(rule, rest.strip(), len(head) + 1 + len(rest) - len(rest.lstrip()))
-        except ValueError:
-            return None
-        return combine(NameRef(key, len(head) - len(head.lstrip()) + 1), action)
+        rule, combine = pieces.actor
+        offset = len(head) + 1 + len(rest) - len(rest.lstrip(_WS))
+        action = self._piece_cache.get((rule, action_text, offset))
+        if action is None and self._reader is not None:
+            action = self._reader(action_text, offset + 1)
+        if action is None:
+            try:
+                action = self._piece(rule, action_text, offset)
+            except ValueError:
+                return None
+        return combine(NameRef(key, len(head) - len(head.lstrip(_WS)) + 1), action)
 
     def _describe(self, text: str, error: UnexpectedInput) -> MalformedStatement:
         """Classify a syntax error by example and say what was expected in plain words."""
@@ -595,6 +687,7 @@ class LineParser:
 
 
 _FAILED = object()
+_WS = " \t\f\r\n"  # white space as the grammar's WS terminal has it (str.strip would take any Unicode space)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ A card whose identity the record does not know is written ``?`` and read as ``Na
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -128,14 +129,11 @@ Action = RoleChoice | Build | Produce | Sell | Council | OwedDraw | GoldMineTurn
 
 @dataclass(frozen=True, slots=True)
 class Actor:
+    """``PLAYER: ACTION``. It has no column of its own (the core's convention for an actor line: the benchmark counts
+    actions by it); the rules point at its action where none of its parts is at fault (a line after the end)."""
+
     player: NameRef
     action: Action
-
-    @property
-    def column(self) -> int:
-        """Where the rules point at an actor line as a whole when none of its parts is at fault (a line after the
-        end): its action."""
-        return self.action.column
 
 
 Statement = GovernorMark | HandDeal | RoundMark | TileMark | FinalClaim | WinClaim | Actor
@@ -318,6 +316,12 @@ SYNTAX_EXAMPLES = (
 )
 
 
+def _action_reader(parser: LineParser) -> Callable[[str, int], object | None]:
+    from referee.san_juan.reader import ActionReader  # the reader builds on this module's statements
+
+    return ActionReader(parser)
+
+
 PIECES = Pieces(
     lists={
         "final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column)),
@@ -325,6 +329,8 @@ PIECES = Pieces(
     },
     actor=("action", lambda player, action: Actor(player, cast(Action, action))),
     keywords=frozenset({"governor", "tile", "final", "win"}),
+    reader=_action_reader,
+    items=frozenset({"card", "unknown", "good_kind"}),
 )
 
 

@@ -66,6 +66,8 @@ class SJState(View, Scoring):
             self._decline_owed(statement)
             if self.is_terminal() and isinstance(statement, GovernorMark | HandDeal | Actor):
                 self.seat_of(statement.player)  # a name that is no player is malformed, after the end too
+                if isinstance(statement, Actor) and not self.open_after_end(statement):
+                    raise self.after_end(statement.action.column)  # at the action, not the player
             super().apply(statement)
         except RefereeError:
             self.owed_seat, self.owed, self.stage = saved

@@ -1,0 +1,257 @@
+"""A fast reading of San Juan's action texts, for ``LineParser`` (``Pieces.reader``).
+
+Card lists rarely repeat whole (``draws A, B, C, D, E; keeps C``), so a cache of whole action texts misses and each
+new text would cost an LALR parse. This reader follows the grammar's ``action`` rule by hand, with the grammar's own
+lexers: each step lexes with the terminals the LALR parser accepts in the state it has reached, tried in the order
+Lark's contextual lexer tries them (``LineParser.lexer_after``, probed with a sample prefix that reaches the state), and
+reads every card, ``?`` and good with the grammar's own item rules (``LineParser.item``, cached by text: "Indigo Plant"
+is parsed once). Whatever it is not sure of — an unknown card, a syntax error, a form it does not know — gives None,
+and the line goes to Lark as before: errors always come from the grammar. ``tests/test_parser_equivalence.py`` checks
+that both readings agree on every corpus line and on a fuzzed corpus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.record import LineParser, NameRef, StateLexer
+from referee.san_juan.notation import (
+    Action,
+    Build,
+    Council,
+    Discard,
+    GoldMineTurn,
+    OwedDraw,
+    Pass,
+    Produce,
+    RoleChoice,
+    Sell,
+    Tuck,
+    _role,
+    _source,
+)
+
+END = "$END"
+
+
+class _NotSure(Exception):
+    """The text is left to the grammar."""
+
+
+@dataclass(frozen=True)
+class Cards:
+    """The lexers of a card list's states: before its first card, after a comma (None: one card only), after a card's
+    word, after a ``?`` (None where no ``?`` may stand)."""
+
+    first: StateLexer
+    after_comma: StateLexer | None  # None: a single card
+    in_card: StateLexer
+    after_unknown: StateLexer | None
+
+    @classmethod
+    def probe(cls, parser: LineParser, prefix: str, unknown: bool, many: bool = True) -> Cards:
+        """The states of the list (or single card) that starts after ``prefix`` (an action text that reaches it)."""
+        return cls(
+            parser.lexer_after("action", prefix),
+            parser.lexer_after("action", prefix + " Well,") if many else None,
+            parser.lexer_after("action", prefix + " Well"),
+            parser.lexer_after("action", prefix + " ?") if unknown else None,
+        )
+
+
+class ActionReader:
+    """The action rule of ``san_juan.lark`` as a hand-written reader over the grammar's own lexer states."""
+
+    def __init__(self, parser: LineParser) -> None:
+        self.parser = parser
+        after = parser.lexer_after
+        self.verb = after("action", "")
+        self.build = Cards.probe(parser, "build", unknown=False, many=False)
+        self.over = Cards.probe(parser, "build Smithy over", unknown=False, many=False)
+        self.paying = Cards.probe(parser, "build Smithy paying", unknown=True)
+        self.goods = Cards.probe(parser, "build Smithy goods", unknown=False)
+        self.produce = Cards.probe(parser, "produce", unknown=False)
+        self.drawn = Cards.probe(parser, "draws", unknown=True)
+        self.keeps = Cards.probe(parser, "draws ?; keeps", unknown=True)
+        self.mined = Cards.probe(parser, "gold mine", unknown=True)
+        self.mine_keeps = Cards.probe(parser, "gold mine ?; keeps", unknown=True)
+        self.tucked = Cards.probe(parser, "tucks", unknown=True, many=False)
+        self.discarded = Cards.probe(parser, "discards", unknown=True)
+        self.sell_draws = Cards.probe(parser, "sell indigo; draws", unknown=True)
+        self.good = after("action", "sell")
+        self.good_next = after("action", "sell indigo,")
+        self.after_good = after("action", "sell indigo")
+        self.sell_draws_word = after("action", "sell indigo;")
+        self.council_keeps_word = after("action", "draws ?;")
+        self.mine_keeps_word = after("action", "gold mine ?;")
+        self.source = after("action", "draws ? (")
+        self.rpar = after("action", "draws ? (well")
+        self.owed_end = after("action", "draws ? (well)")
+        self.role_end = after("action", "builder")
+        self.pass_end = after("action", "pass")
+        self.council_none_end = after("action", "draws ?; keeps none")
+        self.mine_none_end = after("action", "gold mine ?; keeps none")
+
+    def __call__(self, text: str, column: int) -> Action | None:
+        """The action ``text`` (stripped) reads as, its columns placed with ``text[0]`` at ``column``; or None."""
+        try:
+            return self._action(text, column - 1)
+        except _NotSure:
+            return None
+
+    # ------------------------------------------------------------------------------------------- tokens
+    @staticmethod
+    def _token(lexer: StateLexer, text: str, pos: int) -> tuple[str, int, int]:
+        """The token at ``pos`` in the state of ``lexer`` (``$END`` at the end, where the state accepts it)."""
+        token = lexer(text, pos)
+        if token is not None:
+            return token
+        if lexer.ends and not text[pos:].strip(" \t\f\r\n"):
+            return END, len(text), len(text)
+        raise _NotSure
+
+    def _item(self, rule: str, text: str, start: int, end: int, shift: int) -> NameRef:
+        try:
+            found = self.parser.item(rule, text[start:end], start + 1 + shift)
+        except ValueError:
+            raise _NotSure from None
+        assert isinstance(found, NameRef)
+        return found
+
+    def _card(self, text: str, pos: int, shift: int, first: StateLexer, states: Cards) -> tuple[NameRef, str, int, int]:
+        """A card (``WORD+``, or ``?`` where the state allows) from ``pos``, and the token after it."""
+        kind, start, end = self._token(first, text, pos)
+        if kind == "UNKNOWN" and states.after_unknown is not None:
+            card = self._item("unknown", text, start, end, shift)
+            return (card, *self._token(states.after_unknown, text, end))
+        if kind != "WORD":
+            raise _NotSure
+        last = end
+        while True:
+            kind, after_start, after_end = self._token(states.in_card, text, last)
+            if kind != "WORD":
+                return self._item("card", text, start, last, shift), kind, after_start, after_end
+            last = after_end
+
+    def _cards(self, text: str, pos: int, shift: int, states: Cards) -> tuple[tuple[NameRef, ...], str, int, int]:
+        """A comma-separated list of cards from ``pos``, and the token after it."""
+        card, kind, start, end = self._card(text, pos, shift, states.first, states)
+        cards = [card]
+        while kind == "COMMA":
+            if states.after_comma is None:
+                raise _NotSure
+            card, kind, start, end = self._card(text, end, shift, states.after_comma, states)
+            cards.append(card)
+        return tuple(cards), kind, start, end
+
+    def _to_end(self, text: str, pos: int, shift: int, states: Cards) -> tuple[NameRef, ...]:
+        """A card list that ends the text."""
+        cards, kind, _, _ = self._cards(text, pos, shift, states)
+        if kind != END:
+            raise _NotSure
+        return cards
+
+    def _keeps(
+        self, text: str, pos: int, shift: int, word: StateLexer, states: Cards, none: StateLexer
+    ) -> tuple[tuple[NameRef, ...], int]:
+        """``keeps CARDS`` or ``keeps none`` to the end (after the ';'): the kept cards and the column of ``keeps``."""
+        kind, start, end = self._token(word, text, pos)
+        if kind != "KEEPS":
+            raise _NotSure
+        kind, _, none_end = self._token(states.first, text, end)
+        if kind == "NONE":
+            if self._token(none, text, none_end)[0] != END:
+                raise _NotSure
+            return (), start + 1 + shift
+        return self._to_end(text, end, shift, states), start + 1 + shift
+
+    # ------------------------------------------------------------------------------------------- the rule
+    def _action(self, text: str, shift: int) -> Action:
+        verb, start, end = self._token(self.verb, text, 0)
+        column = start + 1 + shift
+        if verb == "ROLE":
+            if self._token(self.role_end, text, end)[0] != END:
+                raise _NotSure
+            return RoleChoice(_role(text[start:end]), column)
+        if verb == "PASS":
+            if self._token(self.pass_end, text, end)[0] != END:
+                raise _NotSure
+            return Pass(column)
+        if verb == "BUILD":
+            return self._build(text, end, shift, column)
+        if verb == "PRODUCE":
+            return Produce(self._to_end(text, end, shift, self.produce), column)
+        if verb == "SELL":
+            return self._sell(text, end, shift, column)
+        if verb == "DRAWS":
+            drawn, kind, _, after = self._cards(text, end, shift, self.drawn)
+            if kind == "SEMICOLON":
+                keeps, keeps_column = self._keeps(
+                    text, after, shift, self.council_keeps_word, self.keeps, self.council_none_end
+                )
+                return Council(drawn, keeps, column, keeps_column)
+            if kind != "LPAR":
+                raise _NotSure
+            kind, source_start, source_end = self._token(self.source, text, after)
+            if kind != "SOURCE":
+                raise _NotSure
+            kind, _, rpar_end = self._token(self.rpar, text, source_end)
+            if kind != "RPAR" or self._token(self.owed_end, text, rpar_end)[0] != END:
+                raise _NotSure
+            return OwedDraw(_source(text[source_start:source_end]), drawn, column, source_start + 1 + shift)
+        if verb == "GOLD_MINE":
+            cards, kind, _, after = self._cards(text, end, shift, self.mined)
+            if kind != "SEMICOLON":
+                raise _NotSure
+            keeps, keeps_column = self._keeps(
+                text, after, shift, self.mine_keeps_word, self.mine_keeps, self.mine_none_end
+            )
+            return GoldMineTurn(cards, keeps, column, keeps_column)
+        if verb == "TUCKS":
+            card, kind, _, _ = self._card(text, end, shift, self.tucked.first, self.tucked)
+            if kind != END:
+                raise _NotSure
+            return Tuck(card, column)
+        if verb == "DISCARDS":
+            return Discard(self._to_end(text, end, shift, self.discarded), column)
+        raise _NotSure
+
+    def _build(self, text: str, pos: int, shift: int, column: int) -> Build:
+        card, kind, start, end = self._card(text, pos, shift, self.build.first, self.build)
+        over: NameRef | None = None
+        over_column = paying_column = goods_column = 0
+        paying: tuple[NameRef, ...] = ()
+        goods: tuple[NameRef, ...] = ()
+        if kind == "OVER":
+            over_column = start + 1 + shift
+            over, kind, start, end = self._card(text, end, shift, self.over.first, self.over)
+        if kind == "PAYING":
+            paying_column = start + 1 + shift
+            paying, kind, start, end = self._cards(text, end, shift, self.paying)
+        if kind == "GOODS":
+            goods_column = start + 1 + shift
+            goods, kind, start, end = self._cards(text, end, shift, self.goods)
+        if kind != END:
+            raise _NotSure
+        return Build(card, over, paying, goods, column, over_column, paying_column, goods_column)
+
+    def _sell(self, text: str, pos: int, shift: int, column: int) -> Sell:
+        lexer = self.good
+        goods = []
+        while True:
+            kind, start, end = self._token(lexer, text, pos)
+            if kind != "GOOD":
+                raise _NotSure
+            goods.append(self._item("good_kind", text, start, end, shift))
+            kind, _, pos = self._token(self.after_good, text, end)
+            if kind == END:
+                return Sell(tuple(goods), (), column, 0)
+            if kind == "SEMICOLON":
+                break
+            if kind != "COMMA":
+                raise _NotSure
+            lexer = self.good_next
+        kind, start, end = self._token(self.sell_draws_word, text, pos)
+        if kind != "DRAWS":
+            raise _NotSure
+        return Sell(tuple(goods), self._to_end(text, end, shift, self.sell_draws), column, start + 1 + shift)

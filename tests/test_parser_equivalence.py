@@ -1,0 +1,227 @@
+"""The fast line parser agrees with the plain Lark parse on every line: the grammar is the one reference.
+
+``LineParser.parse`` reads a line through caches, pieces (list items, actor actions) and the games' hand-written
+readers (``Pieces.reader``); ``LineParser.parse_whole`` parses the whole line with the grammar and nothing else. For
+every body line of the record corpus (``records/``, the hostile corpus, freshly generated games) and for a fuzzed corpus
+made from those lines (tokens swapped, dropped or doubled, case changed, white space added or changed, lines cut, cards
+replaced by unknown names or by keywords, separators moved), both must give the same statement (every field, columns
+included) or the same error (code, column, message).
+
+    .venv/bin/python -m pytest tests/test_parser_equivalence.py                          # ~3,000 fuzzed lines a game
+    REFEREE_EQUIVALENCE_FUZZ=100000 .venv/bin/python -m pytest tests/test_parser_equivalence.py   # a deep run
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from lark import Tree
+
+from referee.errors import RefereeError
+from referee.record import PLAIN_PLAYER, LineParser, TwoReadings, is_blank_statement, split_games
+
+ROOT = Path(__file__).resolve().parent.parent
+FUZZ_LINES = int(os.environ.get("REFEREE_EQUIVALENCE_FUZZ", "3000"))
+BLANK = "blank line"
+GAMES = {"san-juan": "San Juan", "saint-petersburg": "Saint Petersburg"}
+
+
+def _make(game: str) -> Callable[[], LineParser]:
+    if game == "san-juan":
+        from referee.san_juan.notation import make_parser
+    else:
+        from referee.saint_petersburg.notation import make_parser
+    return make_parser
+
+
+@functools.cache
+def corpus_lines(game: str) -> tuple[str, ...]:
+    """Every distinct body line of the game's records: the record corpus, the hostile corpus and generated games."""
+    title = GAMES[game]
+    texts = []
+    for folder in (ROOT / "records", ROOT / "tests" / "hostile" / "corpus"):
+        for path in sorted(folder.rglob("*.rec")):
+            texts.append(path.read_bytes().decode("utf-8", errors="replace"))
+    from referee.registry import GAMES as REGISTERED
+
+    registered = REGISTERED[game]
+    for seed in range(6):
+        players = ["Anna", "Boris", "Clara", "Dmitri"][: 2 + seed % 3]
+        texts.append(registered.play(players, random.Random(seed), registered.ruleset(None), {}))
+    lines: dict[str, None] = {}
+    for text in texts:
+        for record in split_games(text):
+            name = (record.tag("Game") or "").strip().lower()
+            if name not in (title.lower(), game):
+                continue
+            for _, line in record.body:
+                if isinstance(line, str) and len(line) <= 2000:
+                    lines[line] = None
+    return tuple(lines)
+
+
+def _reading(parser: LineParser, line: str, fast: bool) -> object:
+    """What a line reads as: the statement, or (code, column, message) of its error."""
+    try:
+        result = parser.parse(line) if fast else parser.parse_whole(line)
+    except RefereeError as error:
+        return (error.code, error.column, error.message)
+    if isinstance(result, RefereeError):
+        return (result.code, result.column, result.message)
+    if is_blank_statement(result) or (isinstance(result, Tree) and not result.children):
+        return BLANK  # a blank or comment-only line (parse_whole gives an empty tree, parse None or its cached marker)
+    return result
+
+
+def expected_reading(plain: LineParser, line: str) -> object:
+    """The plain Lark reading of a line: the whole line parsed with the grammar. A player named like a keyword
+    (``Aristocrat: pass``, ``Round: pass``) is read as a player where a name stands (the line parser reads ``PLAYER:
+    ACTION`` as a player and an action): when the whole line does not parse, such a line reads as the whole-line
+    parse of the same line with the name replaced by a plain one of the same length, the name put back."""
+    whole = _reading(plain, line, fast=False)
+    if isinstance(whole, tuple) and '"' not in line:
+        head = line.split("#", 1)[0].partition(":")[0]
+        name = head.strip(" \t\f\r\n")
+        if ":" in line.split("#", 1)[0] and PLAIN_PLAYER.fullmatch(name):
+            actor = _actor_reference(plain, line, name)
+            if not isinstance(actor, tuple):
+                return actor
+    return whole
+
+
+def assert_same(game: str, lines: list[str]) -> int:
+    """Every line reads the same through the fast parser (fresh, then again from its caches) and through plain Lark;
+    returns how many lines the game's hand-written reader read itself."""
+    make = _make(game)
+    fast, plain = make(), make()
+    read = 0
+    reader = fast._reader
+    problems = []
+    for line in lines:
+        expected = expected_reading(plain, line)
+        got = _reading(fast, line, fast=True)
+        if isinstance(got, TwoReadings):
+            whole = _reading(plain, line, fast=False)
+            actor = _actor_reference(plain, line, got.player)
+            if got.keyword != whole or got.actor != actor:
+                problems.append((line, (whole, actor), got))
+            continue
+        if got != expected:
+            problems.append((line, expected, got))
+        again = _reading(fast, line, fast=True)
+        if again != got:
+            problems.append((line, got, again))
+        if reader is not None and ":" in line and '"' not in line and "#" not in line:
+            head, _, rest = line.partition(":")
+            text = rest.strip(" \t\f\r\n")
+            if text and PLAIN_PLAYER.fullmatch(head.strip(" \t\f\r\n")):
+                action = reader(text, len(head) + 2 + len(rest) - len(rest.lstrip(" \t\f\r\n")))
+                if action is not None:
+                    read += 1
+                    if getattr(expected, "action", None) != action:
+                        problems.append((line, expected, ("reader", action)))
+    assert not problems, "\n".join(f"{line!r}:\n  lark: {want}\n  fast: {got}" for line, want, got in problems[:20])
+    return read
+
+
+def _actor_reference(parser: LineParser, line: str, key: str) -> object:
+    """The plain Lark reading of ``KEY: action`` as an actor line: the name replaced by a same-length plain name that
+    is no keyword, the whole line parsed, then the name put back."""
+    head, colon, rest = line.partition(":")
+    reading = _reading(parser, head.replace(key, "Q" * len(key), 1) + colon + rest, fast=False)
+    player = getattr(reading, "player", None)
+    if player is not None:
+        reading = dataclasses.replace(reading, player=dataclasses.replace(player, name=key))
+    return reading
+
+
+# ------------------------------------------------------------------------------------------------ the fuzzer
+KEYWORDS = [
+    *("over", "paying", "pay", "goods", "keeps", "keep", "none", "draws", "draw", "sell", "build", "produce"),
+    *("tucks", "discards", "pass", "builder", "councilor", "prospector", "well", "poor", "house", "market", "hall"),
+    *("gold", "mine", "indigo", "coffee", "for", "upper", "lower", "buy", "take", "play", "pub", "observe", "deal"),
+    *("score", "final", "win", "round", "tile", "governor", "hand", "phase", "worker"),
+]
+ODD = ["?", ",", ";", ":", "(", ")", "&", "-", "'", "’", ".", "#", '"', "\t", "\u00a0", "\u2028", "  ", "0", "12"]
+TOKEN = re.compile(r"[^\s,;:()?]+|[,;:()?]|\s+")
+
+
+def mutate(line: str, rng: random.Random, words: list[str]) -> str:
+    """One random change (sometimes two) of a corpus line."""
+    for _ in range(1 + (rng.random() < 0.3)):
+        tokens = TOKEN.findall(line) or [""]
+        i = rng.randrange(len(tokens))
+        choice = rng.randrange(12)
+        if choice == 0 and len(tokens) > 1:  # swap two tokens
+            j = rng.randrange(len(tokens))
+            tokens[i], tokens[j] = tokens[j], tokens[i]
+        elif choice == 1:  # change case
+            tokens[i] = rng.choice([str.upper, str.lower, str.title, str.swapcase])(tokens[i])
+        elif choice == 2:  # white space
+            tokens.insert(i, rng.choice([" ", "  ", "\t", " \t ", "\u00a0", "\f"]))
+        elif choice == 3:  # cut the line
+            return "".join(tokens)[: rng.randrange(len(line) + 1)]
+        elif choice == 4:  # an unknown or misspelt card
+            word = tokens[i]
+            tokens[i] = rng.choice([word[:-1], word + "x", "Smithyy", "Guildhal", "Unknown Card", word[::-1]])
+        elif choice == 5:  # a keyword where a card or a word stood
+            tokens[i] = rng.choice(KEYWORDS)
+        elif choice == 6:  # an odd character
+            tokens.insert(i, rng.choice(ODD))
+        elif choice == 7:  # drop a token
+            del tokens[i]
+        elif choice == 8:  # double a token
+            tokens.insert(i, tokens[i])
+        elif choice == 9:  # a card name from elsewhere in the corpus
+            tokens[i] = rng.choice(words)
+        elif choice == 10:  # glue tokens (no space)
+            tokens = [t for t in tokens if not (t.isspace() and rng.random() < 0.5)]
+        else:  # a ``?`` for a word
+            tokens[i] = "?"
+        line = "".join(tokens)
+    return line
+
+
+def fuzzed_lines(game: str, count: int, seed: int = 2026) -> list[str]:
+    rng = random.Random(seed)
+    lines = list(corpus_lines(game))
+    words = sorted({w for line in lines for w in re.findall(r"[A-Z][\w'’.&-]*(?: [A-Z][\w'’.&-]*)*", line)})
+    return [mutate(rng.choice(lines), rng, words) for _ in range(count)]
+
+
+# ------------------------------------------------------------------------------------------------ the tests
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_corpus_line_reads_as_lark_reads_it(game: str) -> None:
+    lines = list(corpus_lines(game))
+    assert len(lines) > 1000
+    read = assert_same(game, lines)
+    if game == "san-juan":
+        assert read > len(lines) // 2  # the reader reads most action lines itself
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_fuzzed_line_reads_as_lark_reads_it(game: str) -> None:
+    assert_same(game, fuzzed_lines(game, FUZZ_LINES))
+
+
+def test_the_reader_leaves_what_it_is_not_sure_of_to_lark() -> None:
+    """Errors, odd spacing and forms it does not know come from the grammar (the reader says None)."""
+    from referee.san_juan.notation import make_parser
+
+    parser = make_parser()
+    reader = parser._reader
+    assert reader is not None
+    assert reader("build Smithyy", 7) is None  # an unknown card: Lark's error and suggestion
+    assert reader("draws Well; keeps", 7) is None  # a syntax error
+    assert reader("produce Indigo Plant over Crane", 7) is None  # 'over' is a keyword after a card's word
+    assert reader("build\u00a0Smithy", 7) is None  # not the grammar's white space
+    assert reader("build Smithy paying ? Well", 7) is None  # no word after a '?'
+    build = reader("build  Smithy over Crane paying Well, ? goods Sugar Mill", 8)
+    assert build == parser.parse_whole("Anna:  build  Smithy over Crane paying Well, ? goods Sugar Mill").action
