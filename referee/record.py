@@ -320,11 +320,15 @@ class Pieces:
     keywords_first: bool = False  # a line opening with a keyword is that statement, never a player's line
     # A faster reading of common action texts: ``reader(parser)`` gives ``read(text, column)``, the action a stripped
     # action text reads as with its columns placed (``text[0]`` at ``column``), or None to leave the text to the
-    # grammar's action rule. It must agree with the grammar on every text it reads (tests/test_parser_equivalence.py):
-    # it takes its tokens from the grammar's own terminals (``LineParser.lexer_after``) and its items from the
-    # grammar's own rules (``LineParser.item``, the rules listed in ``items``).
+    # grammar's action rule (``NOT_AN_ACTION`` when that rule cannot even read its first token). It must agree with the
+    # grammar on every text it reads (tests/test_parser_equivalence.py): it takes its tokens from the grammar's own
+    # terminals (``LineParser.lexer_after``) and its items from the grammar's own rules (``LineParser.item``, the
+    # rules listed in ``items``).
     reader: Callable[[LineParser], Callable[[str, int], object | None]] | None = None
     items: frozenset[str] = frozenset()
+    # Statements ``KEYWORD HEAD: ITEM, ITEM, ...`` (``hand Anna: A, ?, B``), by the terminal of their keyword: (head
+    # rule, item rule, combine(keyword column, head, items)).
+    headed: dict[str, tuple[str, str, Callable[[int, Any, list[Any]], object]]] = field(default_factory=dict)
 
 
 PLAIN_PLAYER = re.compile(r"\w[\w.\-]*")  # as PLAYER_NAME in grammar/referee.lark
@@ -452,6 +456,7 @@ class LineParser:
                 {rule for rule, _ in pieces.lists.values()}
                 | ({pieces.actor[0]} if pieces.actor else set())
                 | set(pieces.items)
+                | {rule for head_rule, item_rule, _ in pieces.headed.values() for rule in (head_rule, item_rule)}
             )
         self._lark = Lark.open(
             str(grammar_file),
@@ -468,6 +473,7 @@ class LineParser:
         self._cache: dict[str, object] = {}
         self._piece_cache: dict[tuple[str, str, int], object] = {}
         self._lexers: dict[frozenset[str], StateLexer] = {}
+        self._line_start: StateLexer | None = None
         self._reader = pieces.reader(self) if pieces is not None and pieces.reader is not None else None
 
     def parse(self, text: str) -> object:
@@ -566,6 +572,8 @@ class LineParser:
         result = None
         if pieces is not None and colon and '"' not in text:
             result = self._list_reading(head, rest) if keyword else self._actor_reading(head, rest)
+            if result is None and not keyword and pieces.headed:
+                result = self._headed_reading(head, rest)
         if result is None:
             result = self.parse_whole(text)
             if isinstance(result, Tree) and not result.children:  # a blank or comment-only line
@@ -576,6 +584,36 @@ class LineParser:
         if actor is None or actor == result:
             return result
         return actor if isinstance(result, RefereeError) else TwoReadings(key, result, actor)
+
+    def _headed_reading(self, head: str, rest: str) -> object | None:
+        """A headed list (``hand Anna: A, ?, B``: ``Pieces.headed``) read piece by piece: the keyword lexed as the
+        grammar lexes a line's first token, the rest of the head and each item with the grammar's own rules; None
+        when the line is not of that simple form."""
+        assert self._pieces is not None
+        if self._line_start is None:
+            self._line_start = self.lexer_after("start", "")
+        token = self._line_start(head, 0)
+        if token is None or token[0] not in self._pieces.headed:
+            return None
+        kind, start, end = token
+        head_rule, item_rule, combine = self._pieces.headed[kind]
+        named = head[end:]
+        stripped = named.strip(_WS)
+        if not stripped:
+            return None
+        items = []
+        try:
+            placed = self.item(head_rule, stripped, end + len(named) - len(named.lstrip(_WS)) + 1)
+            offset = len(head) + 1
+            for piece in rest.split(","):
+                stripped = piece.strip(_WS)
+                if not stripped:
+                    return None
+                items.append(self.item(item_rule, stripped, offset + len(piece) - len(piece.lstrip(_WS)) + 1))
+                offset += len(piece) + 1
+        except ValueError:
+            return None
+        return combine(start + 1, placed, items)
 
     def _list_reading(self, head: str, rest: str) -> object | None:
         """A list statement (``deal: A, B``) read piece by piece, each piece with the grammar's own item rule; None
@@ -611,6 +649,8 @@ class LineParser:
         action = self._piece_cache.get((rule, action_text, offset))
         if action is None and self._reader is not None:
             action = self._reader(action_text, offset + 1)
+            if action is NOT_AN_ACTION:  # the grammar's action rule cannot read its first token
+                return None
         if action is None:
             try:
                 action = self._piece(rule, action_text, offset)
@@ -687,6 +727,7 @@ class LineParser:
 
 
 _FAILED = object()
+NOT_AN_ACTION = object()  # a ``Pieces.reader``'s answer for a text whose first token no action can start with
 _WS = " \t\f\r\n"  # white space as the grammar's WS terminal has it (str.strip would take any Unicode space)
 
 

@@ -25,7 +25,7 @@ import pytest
 from lark import Tree
 
 from referee.errors import RefereeError
-from referee.record import PLAIN_PLAYER, LineParser, TwoReadings, is_blank_statement, split_games
+from referee.record import NOT_AN_ACTION, PLAIN_PLAYER, LineParser, TwoReadings, is_blank_statement, split_games
 
 ROOT = Path(__file__).resolve().parent.parent
 FUZZ_LINES = int(os.environ.get("REFEREE_EQUIVALENCE_FUZZ", "3000"))
@@ -123,7 +123,11 @@ def assert_same(game: str, lines: list[str]) -> int:
             text = rest.strip(" \t\f\r\n")
             if text and PLAIN_PLAYER.fullmatch(head.strip(" \t\f\r\n")):
                 action = reader(text, len(head) + 2 + len(rest) - len(rest.lstrip(" \t\f\r\n")))
-                if action is not None:
+                if action is NOT_AN_ACTION:  # then Lark cannot read the line as an actor line either
+                    name = head.strip(" \t\f\r\n")
+                    if not isinstance(_actor_reference(plain, line, name), tuple):
+                        problems.append((line, _actor_reference(plain, line, name), ("reader", "not an action")))
+                elif action is not None:
                     read += 1
                     if getattr(expected, "action", None) != action:
                         problems.append((line, expected, ("reader", action)))

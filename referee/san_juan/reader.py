@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.record import LineParser, NameRef, StateLexer
+from referee.record import NOT_AN_ACTION, LineParser, NameRef, StateLexer
 from referee.san_juan.notation import (
-    Action,
     Build,
     Council,
     Discard,
@@ -92,8 +91,9 @@ class ActionReader:
         self.council_none_end = after("action", "draws ?; keeps none")
         self.mine_none_end = after("action", "gold mine ?; keeps none")
 
-    def __call__(self, text: str, column: int) -> Action | None:
-        """The action ``text`` (stripped) reads as, its columns placed with ``text[0]`` at ``column``; or None."""
+    def __call__(self, text: str, column: int) -> object | None:
+        """The action ``text`` (stripped) reads as, its columns placed with ``text[0]`` at ``column``; or None (or
+        ``NOT_AN_ACTION``: its first token starts no action)."""
         try:
             return self._action(text, column - 1)
         except _NotSure:
@@ -166,8 +166,11 @@ class ActionReader:
         return self._to_end(text, end, shift, states), start + 1 + shift
 
     # ------------------------------------------------------------------------------------------- the rule
-    def _action(self, text: str, shift: int) -> Action:
-        verb, start, end = self._token(self.verb, text, 0)
+    def _action(self, text: str, shift: int) -> object:
+        first = self.verb(text, 0)
+        if first is None:
+            return NOT_AN_ACTION  # Lark's lexer stops at the first token too
+        verb, start, end = first
         column = start + 1 + shift
         if verb == "ROLE":
             if self._token(self.role_end, text, end)[0] != END:
