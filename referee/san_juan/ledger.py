@@ -16,6 +16,7 @@ Checks (``_check_draws``, ``_plan_removal``, ``_plan_keeps``) change nothing; th
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from referee.errors import IllegalStatement
@@ -28,40 +29,38 @@ from referee.san_juan.notation import UNKNOWN, is_unknown
 
 @dataclass
 class Removal:
-    """A hand after some cards left it (checked, not yet applied): its new parts, the named cards that left its
-    uncertain part (now in a known place) and the known cards that became uncertain because a ``?`` left."""
+    """Cards leaving a hand (checked, not yet applied): the named cards taken from its known part and from its pool,
+    its forgotten and unknown counts after the named cards left, the named cards that left its uncertain part (now in a
+    known place), and the ``?`` cards that left (then the known cards that remain become uncertain: any may have
+    gone)."""
 
-    known: Counter
-    pool: Counter
+    from_known: dict[str, int]
+    from_pool: dict[str, int]
     forgotten: int
     unknown: int
-    relocated: Counter
-    dissolved: Counter
-
-    def forget_known(self, blanks: int) -> None:
-        """``blanks`` cards left unnamed: any card may have gone, so the known cards join the pool — the hand that
-        remains is described by a superset of the true possibilities."""
-        self.dissolved = +self.known
-        self.pool += self.dissolved
-        self.forgotten += sum(self.dissolved.values())
-        self.known = Counter()
-        for _ in range(blanks):
-            if self.forgotten:
-                self.forgotten -= 1
-            else:
-                self.unknown -= 1
+    relocated: dict[str, int]
+    blanks: int
 
 
 @dataclass
 class KeepPlan:
     """Where drawn cards go when some are kept: known, some of a pool, or of unknown identity; the rest discarded."""
 
-    known: Counter
-    pool: Counter
+    known: dict[str, int]
+    pool: dict[str, int]
     forgotten: int
     wild: int
-    discard_known: Counter
+    discard_known: dict[str, int]
     discard_unknown: int
+
+
+def _add(counter: Counter, name: str, k: int) -> None:
+    """``counter[name] += k`` with no entry left at zero (``+counter`` without the copy)."""
+    value = counter.get(name, 0) + k
+    if value:
+        counter[name] = value
+    else:
+        del counter[name]
 
 
 class Ledger(SJBase):
@@ -79,12 +78,16 @@ class Ledger(SJBase):
         """Cards a draw of ``wanted`` really yields: fewer when supply and discard pile run out ([D11])."""
         return min(wanted, self.available() + extra)
 
-    def _check_count(self, due: int, wanted: int, written: int, column: int, why: str) -> None:
+    def _check_count(self, due: int, wanted: int, written: int, column: int, why: str | Callable[[], str]) -> None:
+        """The number of cards a draw takes: ``due`` (``wanted`` capped by what remains), written ``written``; ``why``
+        says what earns the draw (built only for the message)."""
         if due < wanted and not self.options.empty_supply_skips_draw:
-            raise self.fail(SJCode.SUPPLY_EMPTY, f"{why}, but only {due} remain in supply and discard pile", column)
+            reason = why if isinstance(why, str) else why()
+            raise self.fail(SJCode.SUPPLY_EMPTY, f"{reason}, but only {due} remain in supply and discard pile", column)
         if written != due:
+            reason = why if isinstance(why, str) else why()
             short = f" (only {due} remain in supply and discard pile)" if due < wanted else ""
-            raise self.fail(SJCode.DRAW_COUNT, f"{why}{short}; the record draws {written}", column)
+            raise self.fail(SJCode.DRAW_COUNT, f"{reason}{short}; the record draws {written}", column)
 
     def card_count(self) -> int:
         """Every card somewhere: the conservation invariant says this is always 110."""
@@ -100,18 +103,22 @@ class Ledger(SJBase):
     # --------------------------------------------------------------------------------------------- drawing
     def _check_draws(self, refs: tuple[NameRef, ...], extra_discard: int = 0) -> None:
         """Validate that the named cards can come off the supply (reshuffling the discard pile when it runs out)."""
-        supply, discard = self.supply, self.discard_size + extra_discard
+        supply, discard = self.supply, -1  # the discard pile's size, counted when the supply runs out
         reshuffled = False
-        seen: Counter = Counter()
+        seen: dict[str, int] = {}
+        located, discard_known = self.located, self.discard_known
         for ref in refs:
             if supply == 0:
+                if discard < 0:
+                    discard = self.discard_size + extra_discard
                 supply, discard, reshuffled = discard, 0, True
             supply -= 1
-            if is_unknown(ref):
+            name = ref.name
+            if name == UNKNOWN:
                 continue
-            seen[ref.name] += 1
-            base = self.located[ref.name] - (self.discard_known[ref.name] if reshuffled else 0)
-            if base + seen[ref.name] > CARDS[ref.name].copies:
+            count = seen[name] = seen.get(name, 0) + 1
+            base = located[name] - (discard_known[name] if reshuffled else 0)
+            if base + count > CARDS[name].copies:
                 raise self._exhausted(ref)
 
     def _exhausted(self, ref: NameRef) -> IllegalStatement:
@@ -153,13 +160,16 @@ class Ledger(SJBase):
 
     def _draw_into_hand(self, seat: int, refs: tuple[NameRef, ...]) -> None:
         player = self.p[seat]
+        known, located = player.hand_known, self.located
         for ref in refs:
-            self._draw(1)
-            if is_unknown(ref):
+            if self.supply == 0:
+                self._reshuffle()
+            self.supply -= 1
+            if ref.name == UNKNOWN:
                 player.hand_unknown += 1
             else:
-                player.hand_known[ref.name] += 1
-                self.located[ref.name] += 1
+                known[ref.name] += 1
+                located[ref.name] += 1
 
     # -------------------------------------------------------------------------------------------- discarding
     def _to_discard(self, ref: NameRef, pending: bool = False) -> None:
@@ -193,6 +203,7 @@ class Ledger(SJBase):
         leaves the known part first, then the forgotten part, then the unknown part (within its copies). A ``?`` that
         leaves may have been any card, so the known cards join the pool: the hand that remains is then described by
         a superset of the true possibilities — the referee loses some certainty but never rejects a legal record.
+        Nothing changes here: the plan holds what leaves, ``_remove`` carries it out.
         """
         player = self.p[seat]
         if len(refs) > player.hand_size:
@@ -201,116 +212,145 @@ class Ledger(SJBase):
                 f"{player.name} holds {player.hand_size} card(s); {what} needs {len(refs)}",
                 refs[player.hand_size].column,
             )
-        plan = Removal(
-            Counter(player.hand_known),
-            Counter(player.hand_pool),
-            player.hand_forgotten,
-            player.hand_unknown,
-            Counter(),
-            Counter(),
-        )
+        known, pool, located = player.hand_known, player.hand_pool, self.located
+        from_known: dict[str, int] = {}
+        from_pool: dict[str, int] = {}
+        relocated: dict[str, int] = {}
+        forgotten, unknown = player.hand_forgotten, player.hand_unknown
+        blanks = 0
         for ref in refs:
-            if not is_unknown(ref):
-                self._take_named(player, plan, ref)
-        blanks = sum(1 for ref in refs if is_unknown(ref))
-        if blanks:
-            plan.forget_known(blanks)
-        plan.known = +plan.known
-        plan.pool = +plan.pool if plan.forgotten else Counter()
-        return plan
-
-    def _take_named(self, player: PlayerState, plan: Removal, ref: NameRef) -> None:
-        """A named card leaves the hand ``plan`` describes: from its known part, else its forgotten part, else its
-        unknown part — then it is in a known place, within its copies."""
-        name = ref.name
-        if plan.known[name] > 0:
-            plan.known[name] -= 1
-            return
-        if plan.forgotten and plan.pool[name] > 0:
-            plan.forgotten -= 1
-            if not plan.unknown:  # with unknown cards left, the pool keeps it (a superset stays sound)
-                plan.pool[name] -= 1
-        elif plan.unknown:
-            plan.unknown -= 1
-        else:
-            raise self.fail(
-                SJCode.NOT_IN_HAND,
-                f"{player.name} holds no {'other ' if plan.relocated[name] else ''}{name} (hand: {player.hand_text()})",
-                ref.column,
-            )
-        plan.relocated[name] += 1
-        if self.located[name] + plan.relocated[name] > CARDS[name].copies:
-            raise self.fail(
-                SJCode.NOT_IN_HAND,
-                f"{player.name} is not known to hold {name} and all "
-                f"{CARDS[name].copies} copies are accounted for elsewhere (hand: "
-                f"{player.hand_text()})",
-                ref.column,
-            )
+            name = ref.name
+            if name == UNKNOWN:
+                blanks += 1
+                continue
+            taken = from_known.get(name, 0)
+            if known.get(name, 0) > taken:  # from the known part
+                from_known[name] = taken + 1
+                continue
+            if forgotten and pool.get(name, 0) > from_pool.get(name, 0):  # from the forgotten part
+                forgotten -= 1
+                if not unknown:  # with unknown cards left, the pool keeps it (a superset stays sound)
+                    from_pool[name] = from_pool.get(name, 0) + 1
+            elif unknown:  # from the unknown part
+                unknown -= 1
+            else:
+                other = "other " if relocated.get(name) else ""
+                raise self.fail(
+                    SJCode.NOT_IN_HAND,
+                    f"{player.name} holds no {other}{name} (hand: {player.hand_text()})",
+                    ref.column,
+                )
+            moved = relocated[name] = relocated.get(name, 0) + 1
+            if located[name] + moved > CARDS[name].copies:
+                raise self.fail(
+                    SJCode.NOT_IN_HAND,
+                    f"{player.name} is not known to hold {name} and all "
+                    f"{CARDS[name].copies} copies are accounted for elsewhere (hand: "
+                    f"{player.hand_text()})",
+                    ref.column,
+                )
+        return Removal(from_known, from_pool, forgotten, unknown, relocated, blanks)
 
     def _remove(self, seat: int, plan: Removal) -> None:
         player = self.p[seat]
-        self.located -= plan.dissolved
-        self.located += plan.relocated
-        player.hand_known, player.hand_pool = plan.known, plan.pool
-        player.hand_forgotten, player.hand_unknown = plan.forgotten, plan.unknown
+        known, pool, located = player.hand_known, player.hand_pool, self.located
+        for name, k in plan.from_known.items():
+            _add(known, name, -k)
+        for name, k in plan.from_pool.items():
+            _add(pool, name, -k)
+        forgotten, unknown = plan.forgotten, plan.unknown
+        if plan.blanks:
+            # cards left unnamed: any card may have gone, so the known cards join the pool — the hand that remains is
+            # described by a superset of the true possibilities
+            for name, k in known.items():
+                _add(located, name, -k)
+                pool[name] += k
+                forgotten += k
+            known.clear()
+            for _ in range(plan.blanks):
+                if forgotten:
+                    forgotten -= 1
+                else:
+                    unknown -= 1
+        for name, k in plan.relocated.items():
+            _add(located, name, k)
+        if not forgotten and pool:
+            pool.clear()
+        player.hand_forgotten, player.hand_unknown = forgotten, unknown
         self._settle_hand(player)
 
     def _settle_hand(self, player: PlayerState) -> None:
         """When the forgotten cards are the whole pool, they are known again."""
         if player.hand_forgotten and sum(player.hand_pool.values()) == player.hand_forgotten:
-            player.hand_known += player.hand_pool
-            self.located += player.hand_pool
-            player.hand_pool, player.hand_forgotten = Counter(), 0
-        elif not player.hand_forgotten:
-            player.hand_pool = Counter()
+            for name, k in player.hand_pool.items():
+                player.hand_known[name] += k
+                self.located[name] += k
+            player.hand_pool.clear()
+            player.hand_forgotten = 0
+        elif not player.hand_forgotten and player.hand_pool:
+            player.hand_pool.clear()
 
     # ------------------------------------------------------------------------------------------ drawn and kept
     def _plan_keeps(self, draws: tuple[NameRef, ...], keeps: tuple[NameRef, ...]) -> KeepPlan:
         """Match the kept cards to the drawn ones (a named keep to a drawn name, else to a drawn ``?``; a kept ``?``
         to any drawn card) and work out what goes to the hand and what to the discard pile."""
-        named = Counter(r.name for r in draws if not is_unknown(r))
-        drawn_names = Counter(named)
-        wild = sum(1 for r in draws if is_unknown(r))
-        known: Counter = Counter()
+        named: dict[str, int] = {}
+        wild = 0
+        for ref in draws:
+            if ref.name == UNKNOWN:
+                wild += 1
+            else:
+                named[ref.name] = named.get(ref.name, 0) + 1
+        revealed: dict[str, int] = {}  # drawn '?'s the keeps name
+        known: dict[str, int] = {}
+        blanks = 0
         for ref in keeps:
-            if is_unknown(ref):
+            name = ref.name
+            if name == UNKNOWN:
+                blanks += 1
                 continue
-            if named[ref.name] > 0:
-                named[ref.name] -= 1
+            if named.get(name, 0) > 0:
+                named[name] -= 1
             elif wild > 0:
                 wild -= 1
-                drawn_names[ref.name] += 1
-                if self.located[ref.name] + drawn_names[ref.name] > CARDS[ref.name].copies:
+                revealed[name] = revealed.get(name, 0) + 1
+                drawn = sum(1 for r in draws if r.name == name) + revealed[name]
+                if self.located[name] + drawn > CARDS[name].copies:
                     raise self._exhausted(ref)
             else:
-                raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{ref.name} is not among the drawn cards", ref.column)
-            known[ref.name] += 1
-        named = +named
-        blanks = sum(1 for r in keeps if is_unknown(r))
+                raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{name} is not among the drawn cards", ref.column)
+            known[name] = known.get(name, 0) + 1
+        named = {name: k for name, k in named.items() if k > 0}
         left = sum(named.values()) + wild
         if blanks == 0:
-            return KeepPlan(known, Counter(), 0, 0, named, wild)
+            return KeepPlan(known, {}, 0, 0, named, wild)
         if blanks == left:  # every remaining drawn card is kept
-            return KeepPlan(known + named, Counter(), 0, wild, Counter(), 0)
+            for name, k in named.items():
+                known[name] = known.get(name, 0) + k
+            return KeepPlan(known, {}, 0, wild, {}, 0)
         if wild == 0:  # the kept '?'s are some of the named drawn cards
-            return KeepPlan(known, named, blanks, 0, Counter(), left - blanks)
-        return KeepPlan(known, Counter(), 0, blanks, Counter(), left - blanks)
+            return KeepPlan(known, named, blanks, 0, {}, left - blanks)
+        return KeepPlan(known, {}, 0, blanks, {}, left - blanks)
 
     def _take_kept(self, seat: int, count: int, plan: KeepPlan, pending: bool = False) -> None:
         """Carry out a ``_plan_keeps`` plan: ``count`` cards come off the supply, some to the hand, the rest to the
         discard pile (or the pile waiting for the phase end)."""
         player = self.p[seat]
+        located = self.located
         self._draw(count)
-        player.hand_known += plan.known
-        self.located += plan.known
-        player.hand_pool += plan.pool
+        for name, k in plan.known.items():
+            player.hand_known[name] += k
+            located[name] += k
+        for name, k in plan.pool.items():
+            player.hand_pool[name] += k
         player.hand_forgotten += plan.forgotten
         player.hand_unknown += plan.wild
         self._settle_hand(player)
+        known_pile = self.pending_known if pending else self.discard_known
         for name, k in plan.discard_known.items():
-            self.located[name] += k
-            for _ in range(k):
-                self._to_discard(NameRef(name, 0), pending)
-        for _ in range(plan.discard_unknown):
-            self._to_discard(NameRef(UNKNOWN, 0), pending)
+            located[name] += k
+            known_pile[name] += k
+        if pending:
+            self.pending_unknown += plan.discard_unknown
+        else:
+            self.discard_unknown += plan.discard_unknown

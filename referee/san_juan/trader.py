@@ -79,7 +79,7 @@ class TraderPhase(OwedDraws):
             wanted,
             len(action.draws),
             action.column,
-            f"selling {', '.join(sold.elements())} at tile {self.tile} draws {wanted} card(s)",
+            lambda: f"selling {', '.join(sold.elements())} at tile {self.tile} draws {wanted} card(s)",
         )
         self._check_draws(action.draws, count)
         # --- commit: the goods are discarded before the draws
