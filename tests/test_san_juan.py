@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from random import Random
 
 import pytest
 
 from referee.errors import RefereeError, Verdict
 from referee.replay import GameReport, check_text
 from referee.san_juan.cards import CARDS, TILES, TOTAL_CARDS
-from referee.san_juan.notation import make_parser, statement_text
+from referee.san_juan.notation import Actor, Discard, make_parser, statement_text
 from referee.san_juan.options import FIRST_EDITION, SJOptions
+from referee.san_juan.play import random_game
 from referee.san_juan.state import CHOOSING, OVER, SJState
 
 PARSER = make_parser()
@@ -586,6 +588,55 @@ def test_owed_draws_follow_at_once_or_are_declined() -> None:
     run(mandatory, "Anna: builder\nAnna: build Well paying ?")
     fails(mandatory, "Boris: pass", "sj-owed-draw-missing")
     run(mandatory, "Anna: draws ? (carpenter)\nBoris: pass")
+
+
+def test_with_effects_mandatory_the_carpenter_draw_comes_before_the_poor_house_draw() -> None:
+    """Both owed: writing the Poor House's draw first must not silently drop the Carpenter's (mandatory) draw."""
+    mandatory = fresh(2, replace(FIRST_EDITION, effects_optional=False))
+    give(mandatory, "Anna", "Carpenter", "Poor House")
+    hold(mandatory, "Anna", "Hero")
+    run(mandatory, "Anna: builder\nAnna: build Hero paying ?, ?, ?, ?")
+    assert mandatory.owed == {"carpenter": 1, "poor house": 1}
+    assert "Anna: draws ? (poor house)" not in mandatory.legal_statements()
+    error = fails(mandatory, "Anna: draws ? (poor house)", "sj-owed-draw-missing")
+    assert "carpenter draw first" in error.message and error.column == 16
+    run(mandatory, "Anna: draws ? (carpenter)\nAnna: draws ? (poor house)\nBoris: pass")
+    assert mandatory.p[0].hand_size == 2
+
+
+def test_a_round_checkpoint_stands_before_the_rounds_tucks_and_discards() -> None:
+    """Record format §3: 'round N' is at the start of that round, before its tucks, discards and first role."""
+    state = fresh(2)
+    give(state, "Anna", "Chapel")
+    hold(state, "Anna", "Hero", "Well", "Smithy", "Tower", "Statue")  # 9 cards
+    run(state, "round 1\nAnna: tucks Hero")
+    assert "round 1" not in state.legal_statements()
+    fails(state, "round 1", "sj-misplaced-round")
+    run(state, "Anna: discards ?")
+    fails(state, "round 1", "sj-misplaced-round")
+    state = fresh(2)
+    hold(state, "Anna", "Hero", "Well", "Smithy", "Tower")
+    run(state, "Anna: discards ?")
+    fails(state, "round 1", "sj-misplaced-round")
+    run(state, "Anna: builder")
+
+
+def test_right_after_setup_round_one_opens() -> None:
+    """After the setup lines (the stage is still setup) the alternatives are round 1's: its checkpoint, its discards
+    when a dealt hand is over the limit, the first role choice — and the generator writes those discards."""
+    state = SJState(["Anna", "Boris"], FIRST_EDITION)
+    run(state, OPEN[2])
+    alternatives = state.legal_statements()
+    assert "round 1" in alternatives and "Anna: builder" in alternatives
+    big = replace(FIRST_EDITION, start_hand=9)
+    state = SJState(["Anna", "Boris"], big)
+    run(state, "governor: Anna\nhand Anna: ?, ?, ?, ?, ?, ?, ?, ?, ?\nhand Boris: ?, ?, ?, ?, ?, ?, ?, ?, ?")
+    alternatives = state.legal_statements()
+    assert alternatives == ["round 1", "Anna: discards ?, ?", "Boris: discards ?, ?"]
+    run(state, "round 1\nAnna: discards ?, ?\nBoris: discards ?, ?\nAnna: builder")
+    final, statements = random_game(["Anna", "Boris", "Clara"], Random(3), big)
+    assert final.stage == OVER
+    assert sum(isinstance(s, Actor) and isinstance(s.action, Discard) for s in statements[:8]) == 3
 
 
 def test_illegal_errors_carry_state_and_alternatives() -> None:

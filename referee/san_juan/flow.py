@@ -63,6 +63,13 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
     def round_start(self) -> bool:
         return self.stage == CHOOSING and not self.roles_chosen
 
+    def opening(self) -> bool:
+        """The start of a round, before its first role choice — also right after a complete setup, while the stage
+        is still ``SETUP`` (it moves on with the first actor line): round 1's checkpoint, tucks and discards."""
+        return self.round_start() or (
+            self.stage == SETUP and self.governor is not None and all(p.dealt for p in self.p)
+        )
+
     def current_turn(self) -> Turn | None:
         if self.stage != ACTING or self.turn_index >= len(self.turns):
             return None
@@ -126,6 +133,12 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
             raise self.fail(
                 SJCode.MISPLACED_ROUND,
                 "'round N' stands only at the start of a round, before its first role choice",
+                st.column,
+            )
+        if any(p.tucked_this_round or p.discarded_this_round for p in self.p):
+            raise self.fail(
+                SJCode.MISPLACED_ROUND,
+                "'round N' stands at the start of its round, before the round's Chapel tucks and hand-limit discards",
                 st.column,
             )
         if st.number != self.round:

@@ -54,6 +54,13 @@ class OwedDraws(Ledger):
         self.owed_seat, self.owed = (seat, owed) if owed else (None, {})
 
     def _owed_draw(self, seat: int, action: OwedDraw) -> None:
+        if action.source == "poor house" and "carpenter" in self.owed and not self.options.effects_optional:
+            raise self.fail(
+                SJCode.OWED_DRAW_MISSING,
+                f"{self.p[seat].name} owes the carpenter draw first: the Carpenter's draw comes before the Poor "
+                "House's (effects are mandatory in this ruleset)",
+                action.source_column,
+            )
         wanted = self.owed[action.source]
         due = self.capped(wanted)
         if not 1 <= len(action.draws) <= due:

@@ -139,7 +139,7 @@ class Generator:
             if len(self.written) > MAX_STATEMENTS:
                 raise RuntimeError("the random game does not end:\n" + state.summary())
             if state.stage in (SETUP, CHOOSING):
-                if state.round_start():
+                if state.opening():  # round 1 opens right after the setup, while the stage is still SETUP
                     if state.round > 1:
                         self.emit(RoundMark(state.round, 0))
                     self.round_start()

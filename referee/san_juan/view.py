@@ -40,7 +40,8 @@ class View(TurnFlow):
             texts += [f"hand {quote_player(p.name)}: {self.options.start_hand} cards" for p in self.p if not p.dealt]
             if texts:
                 return texts
-            # setup is complete: the first role choice is due (the stage moves on when it is made)
+            # setup is complete: round 1 opens (its checkpoint, its discards when a dealt hand is over the limit, the
+            # first role choice; the stage moves on with the first actor line)
         if self.stage == OVER:
             return [*texts, "final: PLAYER VP, ...", "win: PLAYER"]
         if self.archive_due is not None:
@@ -66,17 +67,20 @@ class View(TurnFlow):
         if self.owed_seat is None:
             return []
         name = self.players[self.owed_seat]
+        mandatory = not self.options.effects_optional
         return [
             actor_text(name, OwedDraw(source, self._blanks(self.capped(count))))
             for source, count in self.owed.items()
-            if self.capped(count)
+            if self.capped(count) and not (mandatory and source == "poor house" and "carpenter" in self.owed)
         ]
 
     def _round_start_statements(self) -> list[str]:
-        """The round checkpoint, Chapel tucks and hand-limit discards that may open a round."""
-        if not self.round_start():
+        """The round checkpoint (before the round's tucks and discards), Chapel tucks and hand-limit discards that may
+        open a round (round 1: right after the setup)."""
+        if not self.opening():
             return []
-        texts = [f"round {self.round}"]
+        started = any(p.tucked_this_round or p.discarded_this_round for p in self.p)
+        texts = [] if started else [f"round {self.round}"]
         for seat, player in enumerate(self.p):
             if (
                 self.works(seat, "Chapel")
@@ -91,7 +95,7 @@ class View(TurnFlow):
         return texts
 
     def _discards_due(self) -> bool:
-        return self.round_start() and any(
+        return self.opening() and any(
             player.hand_size > self.hand_limit(seat) and not player.discarded_this_round
             for seat, player in enumerate(self.p)
         )
