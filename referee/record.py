@@ -420,7 +420,11 @@ class StateLexer:
             terminals, key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name)
         )  # the order of Lark's lexer: the first alternative that matches wins
         alternatives = "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in ordered) or "(?!)"
-        self._match = re.compile(f"(?:{space.pattern.to_regexp()})?(?:{alternatives})").match
+        self._space = space.pattern.to_regexp()
+        self._ordered = ordered
+        self._alternatives = alternatives
+        self._match = re.compile(f"(?:{self._space})?(?:{alternatives})").match
+        self._runs: dict[str, Callable[[str, int], re.Match[str] | None]] = {}
 
     def __call__(self, text: str, pos: int) -> tuple[str, int, int] | None:
         found = self._match(text, pos)
@@ -429,6 +433,26 @@ class StateLexer:
         name = found.lastgroup
         assert name is not None
         return name, found.start(name), found.end()
+
+    def after_run(self, text: str, pos: int, terminal: str) -> tuple[int, str | None, int, int]:
+        """Past the run of ``terminal`` tokens this state lexes from ``pos`` (for a state the parser stays in after
+        each of them, such as a card's words): the run's end, then the token after it as ``__call__`` gives it
+        (None: no token of the state there). One regular expression: a token is ``terminal`` where none of the
+        terminals Lark tries before it matches and it does."""
+        match = self._runs.get(terminal)
+        if match is None:
+            names = [t.name for t in self._ordered]
+            earlier = "|".join(f"(?:{t.pattern.to_regexp()})" for t in self._ordered[: names.index(terminal)])
+            guard = f"(?!{earlier})" if earlier else ""
+            token = self._ordered[names.index(terminal)].pattern.to_regexp()
+            run = f"(?:(?:{self._space})?{guard}(?:{token}))*"
+            match = self._runs[terminal] = re.compile(f"({run})(?:{self._space})?(?:{self._alternatives})?").match
+        found = match(text, pos)
+        assert found is not None  # every part is optional
+        name = found.lastgroup
+        if name is None:
+            return found.end(1), None, 0, 0
+        return found.end(1), name, found.start(name), found.end()
 
 
 class LineParser:
@@ -473,6 +497,7 @@ class LineParser:
         self._cache: dict[str, object] = {}
         self._piece_cache: dict[tuple[str, str, int], object] = {}
         self._lexers: dict[frozenset[str], StateLexer] = {}
+        self._placed: dict[tuple[str, str, int], object] = {}
         self._line_start: StateLexer | None = None
         self._reader = pieces.reader(self) if pieces is not None and pieces.reader is not None else None
 
@@ -526,10 +551,19 @@ class LineParser:
     def item(self, rule: str, text: str, column: int) -> object:
         """``text`` read with the grammar rule ``rule`` (one of ``Pieces.items``; cached by text), its columns placed
         at ``column``; ValueError when the rule does not read it."""
-        found = self._unplaced_piece(rule, text)
-        if type(found) is NameRef:
-            return NameRef(found.name, found.column + column - 1)
-        return shift_columns(found, column - 1)
+        key = (rule, text, column)
+        placed = self._placed.get(key)
+        if placed is None:
+            found = self._unplaced_piece(rule, text)
+            if type(found) is NameRef:
+                placed = NameRef(found.name, found.column + column - 1)
+            else:
+                placed = shift_columns(found, column - 1)
+            if len(text) <= CACHED_LINE:  # at most CACHE_LIMIT short items: bounded memory
+                if len(self._placed) >= self.CACHE_LIMIT:
+                    self._placed.clear()
+                self._placed[key] = placed
+        return placed
 
     def _piece(self, rule: str, text: str, offset: int) -> object:
         """One piece parsed with the grammar rule ``rule``, its columns moved to where it stands in the line."""

@@ -46,15 +46,18 @@ class Cards:
     after_comma: StateLexer | None  # None: a single card
     in_card: StateLexer
     after_unknown: StateLexer | None
+    runs: bool  # the state after a card's second word is the one after its first: a card's words lexed as one run
 
     @classmethod
     def probe(cls, parser: LineParser, prefix: str, unknown: bool, many: bool = True) -> Cards:
         """The states of the list (or single card) that starts after ``prefix`` (an action text that reaches it)."""
+        in_card = parser.lexer_after("action", prefix + " Well")
         return cls(
             parser.lexer_after("action", prefix),
             parser.lexer_after("action", prefix + " Well,") if many else None,
-            parser.lexer_after("action", prefix + " Well"),
+            in_card,
             parser.lexer_after("action", prefix + " ?") if unknown else None,
+            parser.lexer_after("action", prefix + " Indigo Plant") is in_card,
         )
 
 
@@ -126,6 +129,13 @@ class ActionReader:
             return (card, *self._token(states.after_unknown, text, end))
         if kind != "WORD":
             raise _NotSure
+        if states.runs:  # the card's further words and the token after them, in one match
+            last, after, after_start, after_end = states.in_card.after_run(text, end, "WORD")
+            if after is None:
+                if not states.in_card.ends or text[last:].strip(" \t\f\r\n"):
+                    raise _NotSure
+                after, after_start, after_end = END, len(text), len(text)
+            return self._item("card", text, start, last, shift), after, after_start, after_end
         last = end
         while True:
             kind, after_start, after_end = self._token(states.in_card, text, last)
