@@ -34,7 +34,8 @@ class CouncillorPhase(Ledger):
         player = self.p[seat]
         counts = self.council_counts(seat)
         drawn = len(action.draws)
-        allowed = sorted({self.capped(c) for c in counts})
+        available = self.available()
+        allowed = sorted({min(c, available) for c in counts})
         if drawn not in allowed:
             if self.library(seat).used and drawn == self.capped(self.council_library_draw()):
                 raise self.fail(

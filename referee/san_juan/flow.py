@@ -9,8 +9,6 @@ phases' own rules live in one module per role (``builder.py``, ``producer.py``, 
 
 from __future__ import annotations
 
-from itertools import cycle, islice
-
 from referee.errors import IllegalStatement
 from referee.record import quote_player
 from referee.san_juan.base import ACT, ACTING, CHOOSING, MINE, OVER, PROSPECT, SETUP, TILE, Turn
@@ -57,8 +55,7 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
     def chooser_due(self) -> int:
         """Who chooses the next role: the governor, then clockwise and round again (2 players: governor, other,
         governor)."""
-        choosers = cycle(clockwise(self.governor or 0, self.n))
-        return next(islice(choosers, len(self.roles_chosen), None))
+        return ((self.governor or 0) + len(self.roles_chosen)) % self.n  # clockwise from the governor, round again
 
     def round_start(self) -> bool:
         return self.stage == CHOOSING and not self.roles_chosen

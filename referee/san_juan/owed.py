@@ -38,6 +38,9 @@ class OwedDraws(Ledger):
         """A statement other than an owed draw declines the draws still owed (refused when effects are mandatory).
 
         Runs before the statement is judged: the caller restores ``owed`` when the statement is rejected."""
+        if not self.owed:  # nothing owed (the common case)
+            self.owed_seat = None
+            return
         if self._is_owed_draw(statement):
             return
         if self.owed and not self.options.effects_optional and self.owed_seat is not None:
