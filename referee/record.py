@@ -498,6 +498,7 @@ class LineParser:
         self._piece_cache: dict[tuple[str, str, int], object] = {}
         self._lexers: dict[frozenset[str], StateLexer] = {}
         self._placed: dict[tuple[str, str, int], object] = {}
+        self._players: dict[str, NameRef] = {}  # the head of an actor line ("Anna", " Anna ") -> its player
         self._line_start: StateLexer | None = None
         self._reader = pieces.reader(self) if pieces is not None and pieces.reader is not None else None
 
@@ -674,23 +675,33 @@ class LineParser:
         """``PLAYER: ACTION`` with a plain player name, the action read with the grammar's action rule; or None."""
         pieces = self._pieces
         assert pieces is not None
-        key = head.strip(_WS)
+        player = self._players.get(head)
+        if player is None:
+            key = head.strip(_WS)
+            if not PLAIN_PLAYER.fullmatch(key):
+                return None
+            player = NameRef(key, len(head) - len(head.lstrip(_WS)) + 1)
+            if len(head) <= CACHED_LINE and len(self._players) < self.CACHE_LIMIT:
+                self._players[head] = player
         action_text = rest.strip(_WS)
-        if pieces.actor is None or not action_text or not PLAIN_PLAYER.fullmatch(key) or '"' in rest:
+        if pieces.actor is None or not action_text or '"' in rest:
             return None
         rule, combine = pieces.actor
         offset = len(head) + 1 + len(rest) - len(rest.lstrip(_WS))
-        action = self._piece_cache.get((rule, action_text, offset))
+        key = (rule, action_text, offset)
+        action = self._piece_cache.get(key)
         if action is None and self._reader is not None:
             action = self._reader(action_text, offset + 1)
             if action is NOT_AN_ACTION:  # the grammar's action rule cannot read its first token
                 return None
+            if action is not None:
+                self._remember(key, action)
         if action is None:
             try:
                 action = self._piece(rule, action_text, offset)
             except ValueError:
                 return None
-        return combine(NameRef(key, len(head) - len(head.lstrip(_WS)) + 1), action)
+        return combine(player, action)
 
     def _describe(self, text: str, error: UnexpectedInput) -> MalformedStatement:
         """Classify a syntax error by example and say what was expected in plain words."""
