@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -637,6 +638,104 @@ def test_right_after_setup_round_one_opens() -> None:
     final, statements = random_game(["Anna", "Boris", "Clara"], Random(3), big)
     assert final.stage == OVER
     assert sum(isinstance(s, Actor) and isinstance(s.action, Discard) for s in statements[:8]) == 3
+
+
+# Records under a house rule (a variant file beside the record): the branch's rule fixes judged end to end, each at
+# its line and with its code.
+def judge_under(tmp_path: Path, options: str, body: str) -> GameReport:
+    (tmp_path / "house.toml").write_text(f'game = "san-juan"\n[options]\n{options}\n', encoding="utf-8")
+    text = '[Game "San Juan"]\n[Players "Anna, Boris"]\n[Variant "house.toml"]\n\n' + body
+    (report,) = check_text(text, base_dir=tmp_path)
+    return report
+
+
+def rejects_under(tmp_path: Path, options: str, body: str, code: str) -> RefereeError:
+    report = judge_under(tmp_path, options, body)
+    assert report.error is not None, "expected an error"
+    assert (report.error.code, report.error.line) == (code, marked_line(body, tags="\n")), (
+        report.error.code,
+        report.error.line,
+        report.error.message,
+    )
+    return report.error
+
+
+CARPENTER_AND_POOR_HOUSE_OWED = """governor: Anna
+hand Anna: Poor House, Carpenter, ?, ?
+hand Boris: ?, ?, ?, ?
+Anna: builder
+Anna: build Poor House paying ?
+Boris: pass
+Boris: councillor
+Boris: draws ?, ?, ?, ?, ?; keeps ?
+Anna: draws ?, ?; keeps ?
+Anna: prospector
+Anna: draws ? (prospector)
+Boris: builder
+Boris: pass
+Anna: build Carpenter paying ?, ?, ?
+Anna: draws Smithy (poor house)
+Anna: producer
+Anna: produce Indigo Plant
+Boris: pass
+Boris: prospector
+Boris: draws ? (prospector)
+Anna: builder
+Anna: build Smithy
+"""
+
+
+def test_record_with_effects_mandatory_a_poor_house_draw_before_the_carpenter_draw(tmp_path: Path) -> None:
+    """Anna builds a violet building with a working Carpenter and Poor House and an empty hand: both draws are owed,
+    the Carpenter's first; under mandatory effects the Poor House's written first is refused at its line."""
+    mandatory = "effects_optional = false"
+    body = CARPENTER_AND_POOR_HOUSE_OWED + "Anna: draws ? (poor house) #!\n"
+    error = rejects_under(tmp_path, mandatory, body, "sj-owed-draw-missing")
+    assert error.column == len("Anna: draws ? (") + 1 and "carpenter draw first" in error.message
+    assert "Anna: draws ? (carpenter)" in error.alternatives
+    assert "Anna: draws ? (poor house)" not in error.alternatives
+    done = CARPENTER_AND_POOR_HOUSE_OWED + "Anna: draws ? (carpenter)\nAnna: draws ? (poor house)\nBoris: pass\n"
+    assert judge_under(tmp_path, mandatory, done).verdict == Verdict.UNFINISHED
+    # effects optional (the default): the Poor House's draw declines the Carpenter's
+    assert judge_under(tmp_path, "", body.replace(" #!", "") + "Boris: pass\n").verdict == Verdict.UNFINISHED
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Anna: discards ?\nround 1 #!\n",
+        "Anna: discards ?\nBoris: discards ?\nround 1 #!\n",
+        "round 1\nAnna: discards ?\nBoris: discards ?\nround 1 #!\n",
+    ],
+)
+def test_record_round_checkpoint_after_the_rounds_discards_is_misplaced(tmp_path: Path, body: str) -> None:
+    """Record format §3: 'round N' stands at the start of its round, before its tucks and discards (here round 1's
+    hand-limit discards right after the setup, under a hand limit of 3)."""
+    setup = "governor: Anna\nhand Anna: ?, ?, ?, ?\nhand Boris: ?, ?, ?, ?\n"
+    error = rejects_under(tmp_path, "hand_limit = 3", setup + body, "sj-misplaced-round")
+    assert error.column == 1 and "round 1" not in error.alternatives
+
+
+def test_record_round_checkpoint_after_a_chapel_tuck_is_misplaced() -> None:
+    body = (
+        OPEN[2]
+        + "Anna: builder\nAnna: build Chapel paying ?, ?\nBoris: pass\n"
+        + "Boris: councillor\nBoris: draws ?, ?, ?, ?, ?; keeps ?\nAnna: draws ?, ?; keeps ?\n"
+        + "Anna: prospector\nAnna: draws ? (prospector)\n"
+    )
+    assert ok(body + "round 2\nAnna: tucks ?\nBoris: builder\n").verdict == Verdict.UNFINISHED
+    error = rejects(body + "Anna: tucks ?\nround 2 #!\n", "sj-misplaced-round")
+    assert "before the round's Chapel tucks" in error.message and "round 2" not in error.alternatives
+
+
+def test_record_round_one_opens_right_after_the_setup(tmp_path: Path) -> None:
+    """Dealt hands over the limit: round 1's checkpoint and discards are what may follow the setup, and the first
+    role choice waits for the discards (the alternatives say so)."""
+    setup = "governor: Anna\nhand Anna: ?, ?, ?, ?\nhand Boris: ?, ?, ?, ?\n"
+    error = rejects_under(tmp_path, "hand_limit = 3", setup + "Anna: builder #!\n", "sj-hand-limit")
+    assert error.alternatives == ["round 1", "Anna: discards ?", "Boris: discards ?"]
+    valid = setup + "round 1\nAnna: discards ?\nBoris: discards ?\nAnna: builder\n"
+    assert judge_under(tmp_path, "hand_limit = 3", valid).verdict == Verdict.UNFINISHED
 
 
 def test_illegal_errors_carry_state_and_alternatives() -> None:
