@@ -24,6 +24,7 @@ import click
 from referee.errors import CATALOGUE, RefereeError, Verdict
 from referee.formats import JUNIT_MARK, TRACE_MISMATCH, GitHubWriter, JUnitWriter, SarifWriter
 from referee.game import GameState, GameType, option_docs
+from referee.progress import RunProgress, wanted
 from referee.record import GameRecord, iter_games
 from referee.registry import GAMES, find_game
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
@@ -252,6 +253,7 @@ def check(
     expected = failed = total = 0
     with ExitStack() as stack:
         writers = _writers(stack, fmt, junit)
+        progress = stack.enter_context(RunProgress(paths, wanted(fmt, junit)))  # a terminal only
         for report in _judged(paths, referee):
             if ignore_expect:
                 report.expectation = None
@@ -262,6 +264,7 @@ def check(
             failed += not report.ok
             for writer in writers:
                 writer.add(report)
+            progress.add(report, problem=not report.ok)
             if fmt == "jsonl":
                 click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
             elif fmt == "text":
@@ -280,6 +283,7 @@ def check(
             summary += f"; {expected} judged as their Expect tag states"
         summary += f"; {failed} problem(s)" if failed else "; all good"
         click.echo(summary)
+        progress.table()
     sys.exit(1 if failed else 0)
 
 
@@ -452,6 +456,7 @@ def regress(
     with ExitStack() as stack:
         saved = stack.enter_context(new_file(save)) if save is not None else None
         writers = _writers(stack, fmt, junit)
+        progress = stack.enter_context(RunProgress(paths, wanted(fmt, junit), problems="differ"))  # a terminal only
         for report in _judged(paths, referee):
             total += 1
             snap = _snapshot(report)
@@ -477,6 +482,7 @@ def regress(
                 placed = {} if differences else {"line": traced.line, "rule": TRACE_MISMATCH}
                 differences.append(traced.summary)
             problems += differences
+            progress.add(report, problem=bool(problems))
             for writer in writers:
                 writer.add(report, differences=differences, expect=rule is None, **placed)
             if problems:
@@ -506,6 +512,7 @@ def regress(
             + (f"; {traces.compared} golden trace(s) compared" if traces is not None else "")
             + (f", {len(traces.updated)} updated" if traces is not None and update else "")
         )
+        progress.table()
     sys.exit(1 if changed else 0)
 
 
