@@ -54,6 +54,9 @@ class RunProgress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+        console = Console(file=sys.stdout)
+        if not console.is_terminal:  # rich cannot redraw a bar there (a forced tty): the table only
+            return self
         total = sum(1 for source in find_records(self.paths) if source.path is not None) or None
         self._progress = Progress(
             TextColumn("[bold]{task.description}"),
@@ -61,7 +64,7 @@ class RunProgress:
             MofNCompleteColumn(),
             TextColumn("files · {task.fields[games]} games · {task.fields[problems]} " + self.problems_label),
             TimeElapsedColumn(),
-            console=Console(file=sys.stdout),
+            console=console,
             transient=True,
         )
         self._task = self._progress.add_task("judging", total=total, games=0, problems=0)
