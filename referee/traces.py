@@ -23,6 +23,7 @@ from typing import Any
 
 import click
 
+from referee.cli import reading_options
 from referee.game import GameState, GameType
 from referee.record import GameRecord, excerpt, iter_games
 from referee.replay import GameReport, RecordSource, Referee, ReplayVisitor, find_records
@@ -47,6 +48,7 @@ class TraceVisitor(ReplayVisitor):
         self._game: GameType | None = None
         self._started = False
         self._previous: list[str] | None = None  # the state lines after the last statement
+        self.games = 0  # games ended
 
     def begin(self, record: GameRecord, game: GameType, state: GameState) -> None:
         self._game, self._started, self._previous = game, True, None
@@ -70,6 +72,7 @@ class TraceVisitor(ReplayVisitor):
         if not self._started:
             self.lines.append(f"game {report.index} (line {report.line}): {report.game or '?'}; not set up")
         self.lines.append(f"end: {describe_end(report)}")
+        self.games += 1
         self._game, self._started = None, False
 
     def _state(self, state: GameState) -> None:
@@ -108,8 +111,9 @@ def describe_end(report: GameReport) -> str:
 def trace_source(source: RecordSource, referee: Referee) -> str:
     """The trace of every game of one record file."""
     visitor = TraceVisitor()
-    for _ in referee.judge_source(source, visitor):
-        pass
+    for judged, report in enumerate(referee.judge_source(source, visitor), 1):
+        if visitor.games < judged:  # a file that could not be read: no replay, one malformed "game"
+            visitor.end(report, None)
     return HEADER + "".join(f"{line}\n" for line in visitor.lines)
 
 
@@ -339,14 +343,15 @@ def write_trace(path: Path, text: str) -> None:
     default=None,
     help="Write the trace to this file (a new file, or a trace referee wrote) instead of standard output.",
 )
-def trace(file: str, output: Path | None) -> None:
+@reading_options
+def trace(file: str, output: Path | None, max_size: int, allow_dirs: tuple[Path, ...], allow_any_path: bool) -> None:
     """The golden trace of every game of FILE (or - for standard input): after each statement its line, canonical
     text, the phase or turn, the number of legal statements and the state; then how the game ended.
 
     Store it under a folder by the record's path (records/x/y.rec -> traces/x/y.trace) and check it with 'referee
     regress records/ --traces traces/'. Exit 0 (the trace is written whatever the verdict), 2 for usage errors.
     """
-    referee = Referee(ReadPolicy(max_bytes=DEFAULT_MAX_BYTES))
+    referee = Referee(ReadPolicy(max_bytes=max_size, allowed_dirs=allow_dirs, allow_any_path=allow_any_path))
     (source,) = find_records([file])
     text = trace_source(source, referee)
     if output is None:
