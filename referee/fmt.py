@@ -2,7 +2,7 @@
 
 The canonical form (docs/records.md, "Canonical form"):
 
-- tags in one order (``TAG_ORDER``, the game's own tags after ``Variant``), known tag names spelled as documented,
+- tags in one order (``record.TAG_ORDER``, the game's own tags after ``Seed``), known tag names spelled as documented,
   unknown tags kept after the known ones in their order; ``[Name "value"]`` with one space; the ``Game`` value is
   the game's title, ``Players`` is ``A, B, C``, a ``Ruleset`` alias is the ruleset's name;
 - each statement as the game writes it (``Game.statement_text``): canonical card names, lower-case keywords,
@@ -77,9 +77,6 @@ class Formatted:
     @property
     def changed(self) -> bool:
         return self.text != self.original
-
-    def new_line(self, line: int) -> int:
-        return self.moved.get(line, line)
 
 
 # ---------------------------------------------------------------------------------------------------------------
