@@ -37,6 +37,8 @@ TOTAL_CARDS = 116  # the printed deck; a house rule's card changes may change it
 
 def total_cards(options: Any) -> int:
     return sum(card.copies for card in card_table(options.edition, options.cards).values())
+
+
 TOKEN_SPREAD = {2: [2, 2], 3: [1, 1, 2], 4: [1, 1, 1, 1]}
 
 

@@ -175,7 +175,7 @@ def card_changes(game: GameType, options: Any, variant: Variant) -> tuple[tuple[
             raise _bad(variant.name, f'[cards."{card}"] is a table of changes ({attributes}), e.g. copies = 0')
         for attribute, value in table.items():
             if attribute not in game.card_attributes:
-                raise _bad(variant.name, f"[cards.\"{card}\"] {excerpt(attribute)} cannot be changed ({attributes})")
+                raise _bad(variant.name, f'[cards."{card}"] {excerpt(attribute)} cannot be changed ({attributes})')
             if type(value) is not int or not 0 <= value <= MAX_CARD_VALUE:
                 raise _bad(
                     variant.name,

@@ -213,9 +213,7 @@ class PlayCheck:
         )
 
 
-def play_findings(
-    subject: Subject, games: int, seed: int, out_dir: Path, cap: int = HARD_CAP
-) -> list[Finding] | None:
+def play_findings(subject: Subject, games: int, seed: int, out_dir: Path, cap: int = HARD_CAP) -> list[Finding] | None:
     """Seeded random games under the house rule, every invariant checked on each (None: no adapter). A game not
     over after ``cap`` statements (or past the adapter's bound) does not end."""
     adapter = adapter_of(subject.game)
@@ -275,7 +273,11 @@ def _generated(check: PlayCheck, players: list[str], seed: int) -> Play | None:
     if report.verdict is not Verdict.VALID or (bound is not None and report.statements > bound):
         why = (
             f"the generated record is {report.verdict.value}"
-            + (f" at statement {report.statements + 1}: [{report.error.code}] {report.error.message}" if report.error else "")
+            + (
+                f" at statement {report.statements + 1}: [{report.error.code}] {report.error.message}"
+                if report.error
+                else ""
+            )
             if report.verdict is not Verdict.VALID
             else f"{report.statements} statements > bound {bound}"
         )
@@ -397,7 +399,9 @@ def _check_positions(check: PlayCheck, config: Config, play: Play, rng: random.R
     for index in range(len(statements) + 1):
         if acts and not state.is_terminal() and not adapter.has_legal_action(state):
             acts = False
-            check.fail(ACTS, play.players, lines(index), "the player to act has no legal action", [*where, state.summary()])
+            check.fail(
+                ACTS, play.players, lines(index), "the player to act has no legal action", [*where, state.summary()]
+            )
         if index in probes and (acts or agrees):
             acts, agrees = _probe(check, state, rng, statements[:index], parser, acts, agrees, lines, where, play)
         if index == len(statements):

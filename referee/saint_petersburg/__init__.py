@@ -55,7 +55,9 @@ class SaintPetersburg(Game[SPState, SPOptions]):
                 isinstance(action, notation.Observe) and action.choice == "buy"
             ):
                 bought[action.card.name] += 1
-            elif isinstance(action, notation.Take) or (isinstance(action, notation.Observe) and action.choice == "take"):
+            elif isinstance(action, notation.Take) or (
+                isinstance(action, notation.Observe) and action.choice == "take"
+            ):
                 taken[action.card.name] += 1
         pubs = Counter({"Pub": sum(player.pub_vp for player in state.p)})
         return {"bought": bought, "taken into hand": taken, "VP bought": +pubs}

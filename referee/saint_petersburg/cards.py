@@ -108,4 +108,5 @@ def card_table(edition: int, changes: tuple[tuple[str, str, int], ...] = ()) -> 
         table[name] = replace(table[name], **{attribute: value})
     return table
 
+
 VARIETY_TABLE = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55)
