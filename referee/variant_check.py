@@ -422,7 +422,7 @@ def _check_positions(check: PlayCheck, config: Config, play: Play, rng: random.R
 
 
 def _replayed(game: GameType, players: list[str], options: Any, statements: list[Any]) -> GameState:
-    state = game.new_state(players, options)
+    state: GameState = game.new_state(players, options)
     for statement in statements:
         state.apply(statement)
     return state

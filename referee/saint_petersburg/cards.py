@@ -6,6 +6,7 @@ import csv
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 DECKS = ("workers", "buildings", "aristocrats", "upgrades")
 PHASES = ("worker", "building", "aristocrat", "upgrade")
@@ -105,7 +106,8 @@ def card_table(edition: int, changes: tuple[tuple[str, str, int], ...] = ()) -> 
         return base
     table = dict(base)
     for name, attribute, value in changes:
-        table[name] = replace(table[name], **{attribute: value})
+        changed: dict[str, Any] = {attribute: value}
+        table[name] = replace(table[name], **changed)
     return table
 
 

@@ -7,6 +7,7 @@ import csv
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 GOODS = ("indigo", "sugar", "tobacco", "coffee", "silver")
 MONUMENTS = ("Statue", "Victory Column", "Hero")
@@ -106,7 +107,8 @@ def card_table(changes: tuple[tuple[str, str, int], ...] = ()) -> dict[str, Card
         return CARDS
     table = dict(CARDS)
     for name, attribute, value in changes:
-        table[name] = replace(table[name], **{attribute: value})
+        changed: dict[str, Any] = {attribute: value}
+        table[name] = replace(table[name], **changed)
     return table
 
 

@@ -36,7 +36,7 @@ class TraderPhase(OwedDraws):
         if k < len(self.tiles) and st.tile in self.tiles_seen:
             raise self.fail(
                 SJCode.TILE_CYCLE,
-                f"tile {st.tile} has already turned up; the five tiles each turn up "
+                f"tile {st.tile} has already turned up; the {len(self.tiles)} tiles each turn up "
                 f"once before the cycle repeats (seen: {', '.join(self.tiles_seen)})",
                 st.column,
             )
