@@ -29,6 +29,7 @@ from referee.resources import USER_POLICY, ReadPolicy
 from referee.variant import CARD_OPTION, Variant, apply_variant, find_variant, registered_paths
 
 NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena"]
+OUTCOME_CLAIMS = {"final-mismatch", "win-mismatch", "result-mismatch"}  # claims about how the game ended
 
 
 # ------------------------------------------------------------------------------------------------- rule sets
@@ -201,7 +202,11 @@ def _first_difference(
     line = min(candidates)
     text = texts.get(line) or a.text_at(line) or b.text_at(line)
     shown = f"line {line}" + (f" {excerpt(text, 80)}" if text else "")
-    return f"{shown}: {_judged_at(a, line, notes_a)} under {label_a}; {_judged_at(b, line, notes_b)} under {label_b}"
+    how = f"{shown}: {_judged_at(a, line, notes_a)} under {label_a}; {_judged_at(b, line, notes_b)} under {label_b}"
+    claims = {error.code for each in (a, b) for error in each.report.claims_broken if error.line == line}
+    if lines_a == lines_b and claims and claims <= OUTCOME_CLAIMS:
+        return f"the same {len(lines_a)} statements accepted under both; the final scoring differs ({how})"
+    return how
 
 
 def judge_under(record: GameRecord, rules: RuleSet, base_dir: Path | None, policy: ReadPolicy) -> Judged | None:

@@ -150,11 +150,11 @@ def test_sj_a_tile_not_in_play_is_refused(tmp_path: Path) -> None:
     assert line_text(head + "\n[Variant]\n\n" + body, report.error.line) == first
 
 
-def test_proofs_read_the_changed_cards() -> None:
+def test_proofs_read_the_changed_cards(tmp_path: Path) -> None:
     from referee.proofs import prove
 
     options = sp('[cards."Lumberjack"]\ncost = 0\n')
-    results = {r.name: r for r in prove(SaintPetersburg, options, {}, Path("unused"))}
+    results = {r.name: r for r in prove(SaintPetersburg, options, {}, tmp_path)}
     broken = results["price <= printed cost (every card except upgrades)"]
     assert not broken.proved and broken.values["card"] == "Lumberjack" and broken.values["price"] == 1
     assert all(r.proved for name, r in results.items() if name != broken.name)
