@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from referee.errors import RefereeError
-from referee.game import GameType
+from referee.game import GameType, GeneratorFailed
 from referee.registry import GAMES, find_game
 from referee.resources import USER_POLICY
 
@@ -131,6 +131,8 @@ def diff(
                 click.echo(line)
     except RefereeError as error:
         raise click.UsageError(error.message) from None
+    except GeneratorFailed as failed:
+        raise click.ClickException(f"no game under {a.label}: {failed}") from None
     click.echo(f"{total} game(s) from {source}: {changed} differ between {a.label} and {b.label}")
     sys.exit(1 if changed else 0)
 
@@ -180,7 +182,12 @@ def stats(
             options = rules.options(game) if rules is not None else game.ruleset(None)
         except RefereeError as error:
             raise click.UsageError(error.message) from None
-        played = play_games(game, options, games, seed, count)
+        try:
+            played = play_games(game, options, games, seed, count)
+        except GeneratorFailed as failed:
+            raise click.ClickException(
+                f"no game under {label}: {failed} ('referee variant check' shows what breaks)"
+            ) from None
         figures = summary(played, count)
         if fmt == "jsonl":
             for one in played:

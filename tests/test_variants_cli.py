@@ -213,3 +213,12 @@ def test_the_variant_commands_load_lazily() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_a_generator_that_cannot_finish_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.saint_petersburg import play
+
+    monkeypatch.setattr(play, "MAX_STATEMENTS", 50)
+    result = run("stats", "--variant", "sp-no-pub", "-n", "1")
+    assert result.exit_code == 1
+    assert "no game under sp-no-pub: the generator stopped after 50 statement(s): no end after 50" in result.output
