@@ -58,7 +58,8 @@ def flatten(snapshot: Snapshot) -> dict[str, Any]:
 
 def delta(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
     """One step: the entries that changed (``d``) and those that are gone (``x``)."""
-    step: dict[str, Any] = {"d": {key: value for key, value in current.items() if previous.get(key) != value}}
+    changed = {key: value for key, value in current.items() if key not in previous or previous[key] != value}
+    step: dict[str, Any] = {"d": changed}
     gone = [key for key in previous if key not in current]
     if gone:
         step["x"] = gone

@@ -31,6 +31,7 @@ MARK = '<meta name="generator" content="referee report">'
 """In the first bytes of every page referee writes: such a file may be replaced by a new report."""
 
 GAME_TYPE = "application/x-referee-game"
+SEVERITY = [Verdict.VALID, Verdict.UNFINISHED, Verdict.ILLEGAL, Verdict.MALFORMED]  # the page's order of verdicts
 
 
 def asset(name: str) -> str:
@@ -174,7 +175,7 @@ class ReportPage:
             "title": self.title,
             "version": tool_version(),
             "arguments": self.arguments,
-            "verdicts": [verdict.value for verdict in Verdict],
+            "verdicts": [verdict.value for verdict in sorted(Verdict, key=SEVERITY.index)],
             "games": self.rows,
             "standings": self.standings.rows(),
         }

@@ -4,6 +4,7 @@ the referee judges with, as plain data in the page's picture vocabulary. Nothing
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from referee.saint_petersburg.cards import DECKS, Card
@@ -13,7 +14,9 @@ from referee.saint_petersburg.state import SPState
 COLOURS = (("green", "workers"), ("blue", "buildings"), ("red", "aristocrats"))
 
 
+@lru_cache(maxsize=1024)
 def card(item: Card) -> dict[str, Any]:
+    """A card as drawn (one shared object per card: the pictures are read, never changed)."""
     drawn: dict[str, Any] = {"name": item.name, "colour": item.colour, "note": f"{item.cost} R"}
     if item.upgrade:
         drawn["badge"] = "upgrade"

@@ -6,6 +6,7 @@ picture vocabulary. Nothing here changes the state."""
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Any
 
 from referee.san_juan.base import CHOOSING, OVER
@@ -13,7 +14,9 @@ from referee.san_juan.cards import CARDS, GOODS, TILES
 from referee.san_juan.state import SJState
 
 
+@lru_cache(maxsize=1024)
 def card(name: str, badge: str | None = None) -> dict[str, Any]:
+    """A card as drawn (one shared object per name and badge: the pictures are read, never changed)."""
     found = CARDS.get(name)
     drawn: dict[str, Any] = {"name": name}
     if found is not None:
@@ -104,7 +107,7 @@ def snapshot(state: SJState) -> dict[str, Any]:
             "notes": notes,
         }
     return {
-        "head": state.summary().split("\n", 1)[0],
+        "head": state._summary_head(),
         "round": "end" if state.stage == OVER else state.round,
         "active": active(state),
         "score": {"VP": vp},

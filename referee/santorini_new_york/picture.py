@@ -5,6 +5,7 @@ plain data in the page's picture vocabulary. Nothing here changes the state."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from referee.santorini_new_york.cards import PROFESSIONS, Card, card_text
@@ -14,7 +15,9 @@ from referee.santorini_new_york.state import OVER, SNYState
 KIND_COLOUR = {"Engineer": "orange", "Builder": "blue", "Specialist": "violet", "Mover": "green"}
 
 
+@lru_cache(maxsize=1024)
 def card(item: Card) -> dict[str, Any]:
+    """A card as drawn (one shared object per card: the pictures are read, never changed)."""
     kind = PROFESSIONS.get(item[0], "")
     return {"name": card_text(item), "colour": KIND_COLOUR.get(kind, "grey"), "note": kind}
 

@@ -59,27 +59,26 @@
     return (g.met ? '✓ ' : '✗ ') + (g.expected || '');
   }
 
-  var rows = [];
+  // The rows live as data; only the current page of them is in the document, so a thousand games sort and filter
+  // as fast as a hundred.
   var tbody = $('game-rows');
-  var fragment = document.createDocumentFragment();
-  games.forEach(function (g) {
+  var rows = games.map(function (g) {
+    return { game: g, tr: null, text: [g.file, g.game, g.players.join(' '), g.ruleset, g.verdict, g.winners.join(' '),
+      problemText(g), g.expected || '', g.event || ''].join('\n').toLowerCase() };
+  });
+  var visible = rows.slice();
+  var pageSize = 100, pageNumber = 0;
+
+  function rowElement(row) {
+    if (row.tr) return row.tr;
+    var g = row.game;
     var tr = el('tr');
     tr.dataset.id = g.id;
     tr.dataset.verdict = g.verdict;
     var link = el('a', null, g.id + 1);
     link.href = '#game=' + g.id;
-    var cells = [
-      link,
-      null,
-      g.game,
-      g.players.join(', '),
-      g.ruleset,
-      null,
-      g.winners.join(' & '),
-      scoresText(g),
-      problemText(g),
-      expectText(g)
-    ];
+    var cells = [link, null, g.game, g.players.join(', '), g.ruleset, null, g.winners.join(' & '), scoresText(g),
+      problemText(g), expectText(g)];
     cells.forEach(function (content, i) {
       var td = el('td');
       if (i === 1) {
@@ -100,11 +99,31 @@
       }
       tr.appendChild(td);
     });
-    fragment.appendChild(tr);
-    rows.push({ game: g, tr: tr, text: [g.file, g.game, g.players.join(' '), g.ruleset, g.verdict, g.winners.join(' '),
-      problemText(g), g.expected || '', g.event || ''].join('\n').toLowerCase() });
+    row.tr = tr;
+    return tr;
+  }
+
+  function renderPage() {
+    var pages = Math.max(1, Math.ceil(visible.length / pageSize));
+    pageNumber = Math.max(0, Math.min(pages - 1, pageNumber));
+    var frag = document.createDocumentFragment();
+    visible.slice(pageNumber * pageSize, (pageNumber + 1) * pageSize).forEach(function (row) {
+      frag.appendChild(rowElement(row));
+    });
+    clear(tbody);
+    tbody.appendChild(frag);
+    $('page-label').textContent = 'page ' + (pageNumber + 1) + ' of ' + pages;
+    $('page-prev').disabled = pageNumber === 0;
+    $('page-next').disabled = pageNumber >= pages - 1;
+    $('pager').hidden = pages === 1;
+  }
+  $('page-prev').addEventListener('click', function () { pageNumber -= 1; renderPage(); });
+  $('page-next').addEventListener('click', function () { pageNumber += 1; renderPage(); });
+  $('page-size').addEventListener('change', function () {
+    pageSize = Number($('page-size').value) || 100;
+    pageNumber = 0;
+    renderPage();
   });
-  tbody.appendChild(fragment);
 
   tbody.addEventListener('click', function (event) {
     var tr = event.target.closest('tr');
@@ -141,33 +160,35 @@
     gameSelect.appendChild(option);
   });
 
+  var sortState = { key: 'id', dir: 1 };
+
   function filter() {
     var words = $('filter-text').value.toLowerCase().split(/\s+/).filter(Boolean);
     var verdict = verdictSelect.value;
     var title = gameSelect.value;
-    var shown = 0;
     var perVerdict = {};
-    rows.forEach(function (row) {
+    visible = sorted(rows).filter(function (row) {
       var g = row.game;
-      var visible = (!verdict || g.verdict === verdict) && (!title || g.game === title) &&
+      var shown = (!verdict || g.verdict === verdict) && (!title || g.game === title) &&
         words.every(function (w) { return row.text.indexOf(w) >= 0; });
-      if (row.tr.hidden === visible) row.tr.hidden = !visible;
-      if (visible) {
-        shown += 1;
-        perVerdict[g.verdict] = (perVerdict[g.verdict] || 0) + 1;
-      }
+      if (shown) perVerdict[g.verdict] = (perVerdict[g.verdict] || 0) + 1;
+      return shown;
     });
     var parts = data.verdicts.filter(function (v) { return perVerdict[v]; })
       .map(function (v) { return perVerdict[v] + ' ' + v; });
-    $('shown').textContent = shown + ' of ' + games.length + ' shown' + (parts.length ? ': ' + parts.join(', ') : '');
+    $('shown').textContent = visible.length + ' of ' + games.length + ' shown' +
+      (parts.length ? ': ' + parts.join(', ') : '');
     Array.prototype.forEach.call($('totals').children, function (chip) {
       chip.classList.toggle('selected', chip.dataset.verdict === verdict);
     });
+    pageNumber = 0;
+    renderPage();
   }
   $('filter-text').addEventListener('input', filter);
   verdictSelect.addEventListener('change', filter);
   gameSelect.addEventListener('change', filter);
 
+  var collator = new Intl.Collator(undefined, { numeric: true });
   var sortKeys = {
     id: function (g) { return g.id; },
     file: function (g) { return g.file + '\u0000' + String(1e9 + g.index); },
@@ -182,18 +203,23 @@
     problem: function (g) { return g.code ? g.code + '\u0000' + String(1e9 + g.line) : '\uffff'; },
     expected: function (g) { return expectText(g) || '\uffff'; }
   };
-  var sortState = { key: 'id', dir: 1 };
+
+  function sorted(list) {
+    var keyOf = sortKeys[sortState.key], dir = sortState.dir;
+    var keyed = list.map(function (row) { return { row: row, key: keyOf(row.game) }; });
+    keyed.sort(function (a, b) {
+      var x = a.key, y = b.key;
+      var c = typeof x === 'number' && typeof y === 'number' ? x - y : collator.compare(String(x), String(y));
+      return c * dir || a.row.game.id - b.row.game.id;
+    });
+    return keyed.map(function (item) { return item.row; });
+  }
+
   function sortBy(key) {
     sortState = { key: key, dir: sortState.key === key ? -sortState.dir : 1 };
-    var keyOf = sortKeys[key];
-    var ordered = rows.slice().sort(function (a, b) {
-      var x = keyOf(a.game), y = keyOf(b.game);
-      var c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-      return c * sortState.dir || a.game.id - b.game.id;
-    });
-    var frag = document.createDocumentFragment();
-    ordered.forEach(function (row) { frag.appendChild(row.tr); });
-    tbody.appendChild(frag);
+    visible = sorted(visible);
+    pageNumber = 0;
+    renderPage();
     document.querySelectorAll('#games th').forEach(function (th) {
       th.setAttribute('aria-sort', th.dataset.sort === key ? (sortState.dir > 0 ? 'ascending' : 'descending') : 'none');
     });
@@ -341,6 +367,7 @@
     clear($('charts'));
     clear($('record'));
     $('error-detail').hidden = true;
+    $('step-label').textContent = '';
     $('head').textContent = 'loading…';
     window.scrollTo(0, 0);
     load(id).then(function (detail) {
@@ -692,4 +719,8 @@
   window.addEventListener('hashchange', route);
   route();
   document.body.dataset.ready = 'true';
+  if (window.performance && performance.mark) {
+    performance.mark('referee-ready');
+    requestAnimationFrame(function () { setTimeout(function () { performance.mark('referee-painted'); }, 0); });
+  }
 })();
