@@ -5,12 +5,14 @@ city, a worker's square and height — that an illegal game shows its error at t
 before it and the legal alternatives, that no request leaves the page and that no console error occurs.
 
 Screenshots go to ``tests/artifacts/`` (git-ignored; CI keeps the folder as an artefact). Skipped, with the reason,
-only when no Chromium binary is found (``apt-get install chromium``, or ``REFEREE_CHROMIUM=/path/to/chrome``).
+only when no Chromium binary is found (``apt-get install chromium``, or ``REFEREE_CHROMIUM=/path/to/chrome``) —
+and then an error instead when ``REFEREE_REQUIRE_BROWSER`` is set, as ``.ci/run`` sets it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,6 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "records"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 CHROMIUM = chromium_path()
+
+if CHROMIUM is None and os.environ.get("REFEREE_REQUIRE_BROWSER"):  # CI (.ci/run): a missing browser is a failure
+    raise RuntimeError("REFEREE_REQUIRE_BROWSER is set and no Chromium binary was found (apt-get install chromium)")
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None,
