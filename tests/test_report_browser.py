@@ -371,7 +371,7 @@ def test_every_kind_of_game_and_verdict_draws_without_errors(tab: Any, corpus: C
         for game_id in ids[:: max(1, len(ids) // 3)][:3]:
             tab.evaluate(f"location.hash = '#game={game_id}'")
             tab.wait_for_function(
-                "() => /^step \\d+ of|^no steps/.test(document.getElementById('step-label').textContent)"
+                "() => /^step \\d+ of|^no position/.test(document.getElementById('step-label').textContent)"
             )
             tab.keyboard.press("End")
             tab.keyboard.press("Shift+ArrowLeft")

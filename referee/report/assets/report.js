@@ -56,7 +56,7 @@
 
   function expectText(g) {
     if (g.met === undefined) return '';
-    return (g.met ? '✓ ' : '✗ ') + (g.expected || '');
+    return g.met ? '✓ as expected' : '✗ expected ' + (g.expected || '');
   }
 
   // The rows live as data; only the current page of them is in the document, so a thousand games sort and filter
@@ -83,8 +83,12 @@
       var td = el('td');
       if (i === 1) {
         td.className = 'file-cell';
-        td.appendChild(el('span', 'file', g.file));
-        td.appendChild(el('span', 'index', ' #' + g.index));
+        var cut = g.file.lastIndexOf('/') + 1;
+        var box = el('div', 'file');
+        box.appendChild(el('span', 'dir', g.file.slice(0, cut)));
+        box.appendChild(el('span', 'name', g.file.slice(cut)));
+        box.appendChild(el('span', 'index', '#' + g.index));
+        td.appendChild(box);
         td.title = g.file + ' #' + g.index + ' (line ' + g.first_line + ')';
       } else if (i === 5) {
         td.appendChild(el('span', 'verdict verdict-' + g.verdict, g.verdict));
@@ -95,7 +99,10 @@
         if (i === 8 && content) { td.title = content; td.className = 'problem'; }
         if (i === 6 && g.how) td.title = g.how;
         if (i === 7) td.className = 'scores-cell';
-        if (i === 9 && content) td.className = g.met ? 'met' : 'unmet';
+        if (i === 9 && content) {
+          td.className = g.met ? 'met' : 'unmet';
+          td.title = 'Expect: ' + (g.expected || '');
+        }
       }
       tr.appendChild(td);
     });
@@ -401,7 +408,7 @@
     if (!view || !view.detail) return;
     var steps = view.detail.steps;
     if (!steps.length) {
-      $('step-label').textContent = 'no steps: the game stops in its tag section';
+      $('step-label').textContent = 'no position: the game stops before its first statement';
       $('head').textContent = '';
       drawError(view.detail, true);
       highlight(view.row.line);
