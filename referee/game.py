@@ -332,6 +332,9 @@ class Game(ABC, Generic[StateT, OptionsT]):
     # a ``referee.testkit.GameAdapter``).
     proofs_module: ClassVar[str | None] = None
     property_adapter: ClassVar[str | None] = None
+    # The module whose ``snapshot(state) -> dict`` gives the report page a picture of a position as plain data
+    # (``referee report``, docs/report.md); None: the page shows the state summary as text.
+    picture_module: ClassVar[str | None] = None
     # The game's documentation page (rules as implemented, notation, options, codes), relative to the project.
     doc_page: ClassVar[str | None] = None
     _parser: ClassVar[LineParser | None] = None

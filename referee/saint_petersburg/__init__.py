@@ -26,6 +26,7 @@ class SaintPetersburg(Game[SPState, SPOptions]):
     ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
     proofs_module: ClassVar[str | None] = "referee.saint_petersburg.proofs"
     property_adapter: ClassVar[str | None] = "referee.saint_petersburg.adapter:SaintPetersburgAdapter"
+    picture_module: ClassVar[str | None] = "referee.saint_petersburg.picture"
     doc_page: ClassVar[str | None] = "docs/saint-petersburg.md"
     default_ruleset: ClassVar[str] = "2nd edition"
 

@@ -26,6 +26,7 @@ class SanJuan(Game[SJState, SJOptions]):
     ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
     proofs_module: ClassVar[str | None] = "referee.san_juan.proofs"
     property_adapter: ClassVar[str | None] = "referee.san_juan.adapter:SanJuanAdapter"
+    picture_module: ClassVar[str | None] = "referee.san_juan.picture"
     doc_page: ClassVar[str | None] = "docs/san-juan.md"
     default_ruleset: ClassVar[str] = "1st edition"
 
