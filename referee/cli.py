@@ -43,6 +43,9 @@ class RefereeGroup(click.Group):
     LAZY: ClassVar[dict[str, str]] = {
         "fmt": "referee.fmt:fmt",
         "trace": "referee.traces:trace",
+        "variant": "referee.variants_cli:variant",
+        "stats": "referee.variants_cli:stats",
+        "report": "referee.report.command:report",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
