@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from referee.errors import IllegalStatement
 from referee.record import NameRef
 from referee.san_juan.base import PlayerState, SJBase
-from referee.san_juan.cards import CARDS
 from referee.san_juan.codes import SJCode
 from referee.san_juan.notation import UNKNOWN, is_unknown
 
@@ -106,7 +105,7 @@ class Ledger(SJBase):
         supply, discard = self.supply, -1  # the discard pile's size, counted when the supply runs out
         reshuffled = False
         seen: dict[str, int] = {}
-        located, discard_known = self.located, self.discard_known
+        located, discard_known, cards = self.located, self.discard_known, self.cards
         for ref in refs:
             if supply == 0:
                 if discard < 0:
@@ -118,11 +117,11 @@ class Ledger(SJBase):
                 continue
             count = seen[name] = seen.get(name, 0) + 1
             base = located[name] - (discard_known[name] if reshuffled else 0)
-            if base + count > CARDS[name].copies:
+            if base + count > cards[name].copies:
                 raise self._exhausted(ref)
 
     def _exhausted(self, ref: NameRef) -> IllegalStatement:
-        card = CARDS[ref.name]
+        card = self.cards[ref.name]
         where = []
         for player in self.p:
             k = player.owned[card.name] + player.hand_known[card.name]
@@ -241,11 +240,11 @@ class Ledger(SJBase):
                     ref.column,
                 )
             moved = relocated[name] = relocated.get(name, 0) + 1
-            if located[name] + moved > CARDS[name].copies:
+            if located[name] + moved > self.cards[name].copies:
                 raise self.fail(
                     SJCode.NOT_IN_HAND,
                     f"{player.name} is not known to hold {name} and all "
-                    f"{CARDS[name].copies} copies are accounted for elsewhere (hand: "
+                    f"{self.cards[name].copies} copies are accounted for elsewhere (hand: "
                     f"{player.hand_text()})",
                     ref.column,
                 )
@@ -315,7 +314,7 @@ class Ledger(SJBase):
                 wild -= 1
                 revealed[name] = revealed.get(name, 0) + 1
                 drawn = sum(1 for r in draws if r.name == name) + revealed[name]
-                if self.located[name] + drawn > CARDS[name].copies:
+                if self.located[name] + drawn > self.cards[name].copies:
                     raise self._exhausted(ref)
             else:
                 raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{name} is not among the drawn cards", ref.column)

@@ -16,14 +16,15 @@ from referee.proofs import Paths, Result, Sym, SymBool, refute, symbolic
 def proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path) -> list[Result]:
     """San Juan: ``SJState.build_cost`` run symbolically (chooser privilege, Library, Smithy, Quarry, a Crane's
     covered building of any cost in the card table, reductions on or off) and ``SJState.score``'s Palace bonus."""
-    from referee.san_juan.cards import CARDS, MONUMENTS
+    from referee.san_juan.cards import MONUMENTS, card_table
     from referee.san_juan.state import SJState
 
     results = []
-    costs = sorted({card.cost for card in CARDS.values()})
+    cards = card_table(options.cards)  # with the card changes of a house rule
+    costs = sorted({card.cost for card in cards.values()})
     low_name, high_name = "build cost >= 0", "build cost <= printed cost"
     low = high = None
-    for card in CARDS.values():
+    for card in cards.values():
         for crane in (False, True):
             chooser, library, reductions = z3.Int("chooser"), z3.Bool("library"), z3.Bool("reductions")
             flags = {name: z3.Bool(f"works_{name.lower().replace(' ', '_')}") for name in ("Smithy", "Quarry")}
@@ -40,7 +41,8 @@ def proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path) 
                 flags=flags,
                 covered_cost=covered_cost,
             ):
-                state = SJState(["P", "Q"], options)
+                # symbolic values stand where the rules expect numbers and booleans: that is the point of the proof
+                state: Any = SJState(["P", "Q"], options)
                 state.chooser = Sym(chooser, paths)
                 state.role = "builder"
                 state.works = lambda seat, building, covered=None, flags=flags, paths=paths: SymBool(
@@ -89,7 +91,7 @@ def proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path) 
 
             def score(paths: Paths, city=city, tucked=tucked):
                 state = SJState(["P", "Q"], options)
-                player = state.p[0]
+                player: Any = state.p[0]  # a symbolic Chapel count where the rules expect a number
                 player.city = list(city)
                 player.owned = Counter(city)
                 player.tucked = Sym(tucked, paths)
