@@ -436,17 +436,7 @@ def regress(
         raise click.UsageError("--update rewrites stored golden traces: give the folder with --traces DIR")
     if save is not None and save.exists():
         raise click.UsageError(f"{save} exists; referee never overwrites a file (choose another name)")
-    rule: Variant | None = None
-    if house_rule is not None:
-        if baseline is None:
-            raise click.UsageError(
-                "--house-rule compares the games under the house rule with a baseline of the same games under their "
-                "own rules: give --baseline FILE (make one with 'referee regress PATH --save FILE')"
-            )
-        try:
-            rule = find_variant(house_rule, Path.cwd(), USER_POLICY)
-        except RefereeError as error:
-            raise click.BadParameter(error.message, param_hint="--house-rule") from None
+    rule = _house_rule(house_rule, baseline)
     stored = Baseline(baseline) if baseline is not None else None
     referee = Referee(_policy(max_size, allow_dirs, allow_any_path), rule, check_claims=rule is None)
     traces = None
@@ -466,19 +456,8 @@ def regress(
             if saved is not None:
                 saved.write(json.dumps(snap, ensure_ascii=False) + "\n")
             judged_keys.add(snap["key"])
-            problems, differences = [], []
-            if not report.ok and rule is None:  # Expect tags state the verdict under the record's own rules
-                expected = str(report.expectation) if report.expectation else "valid or unfinished"
-                problems.append(f"judged {_describe(report).split(': ', 1)[1]}; expected {expected}")
-            if stored is not None:
-                old = stored.find(snap["key"], snap["index"])
-                differences = ["not in the baseline"] if old is None else _differences(old, snap)
-            if rule is not None and report.claims_broken and differences:
-                first = report.claims_broken[0]
-                differences.append(
-                    f"{len(report.claims_broken)} claim(s) of the record no longer hold (first: line {first.line} "
-                    f"[{first.code}] {first.message})"
-                )
+            problems = _expectation_problems(report) if rule is None else []
+            differences = _baseline_differences(report, snap, stored, rule)
             placed: dict[str, Any] = {}
             traced = traces.check(report) if traces is not None else None
             if traced is not None:  # placed at the first statement that differs, when nothing else does
@@ -517,6 +496,46 @@ def regress(
         )
         progress.table()
     sys.exit(1 if changed else 0)
+
+
+def _house_rule(house_rule: str | None, baseline: Path | None) -> Variant | None:
+    """The variant of ``regress --house-rule``; it needs a baseline, as there is nothing to compare with otherwise."""
+    if house_rule is None:
+        return None
+    if baseline is None:
+        raise click.UsageError(
+            "--house-rule compares the games under the house rule with a baseline of the same games under their "
+            "own rules: give --baseline FILE (make one with 'referee regress PATH --save FILE')"
+        )
+    try:
+        return find_variant(house_rule, Path.cwd(), USER_POLICY)
+    except RefereeError as error:
+        raise click.BadParameter(error.message, param_hint="--house-rule") from None
+
+
+def _expectation_problems(report: GameReport) -> list[str]:
+    """A game judged otherwise than its Expect tag states (valid or unfinished when it states none)."""
+    if report.ok:
+        return []
+    expected = str(report.expectation) if report.expectation else "valid or unfinished"
+    return [f"judged {_describe(report).split(': ', 1)[1]}; expected {expected}"]
+
+
+def _baseline_differences(
+    report: GameReport, snap: dict[str, Any], stored: Baseline | None, rule: Variant | None
+) -> list[str]:
+    """How a game differs from its stored run; under a house rule, also how many of its claims broke."""
+    if stored is None:
+        return []
+    old = stored.find(snap["key"], snap["index"])
+    differences = ["not in the baseline"] if old is None else _differences(old, snap)
+    if rule is not None and report.claims_broken and differences:
+        first = report.claims_broken[0]
+        differences.append(
+            f"{len(report.claims_broken)} claim(s) of the record no longer hold (first: line {first.line} "
+            f"[{first.code}] {first.message})"
+        )
+    return differences
 
 
 @contextmanager
