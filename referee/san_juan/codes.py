@@ -36,7 +36,8 @@ class SJCode(ErrorKind):
     MISPLACED_ROUND = (
         "sj-misplaced-round",
         ILLEGAL,
-        "'round N' stands only at the start of a round, before its first role choice.",
+        "'round N' stands only at the start of a round, before its Chapel tucks, hand-limit discards and first role "
+        "choice.",
     )
     GOVERNOR_MISMATCH = (
         "sj-governor-mismatch",
@@ -156,7 +157,8 @@ class SJCode(ErrorKind):
     OWED_DRAW_MISSING = (
         "sj-owed-draw-missing",
         ILLEGAL,
-        "With effects mandatory, an owed draw must be written before the next statement.",
+        "With effects mandatory, an owed draw must be written before the next statement (the Carpenter's before the "
+        "Poor House's).",
     )
     GOLD_MINE = (
         "sj-gold-mine",
