@@ -712,14 +712,14 @@ class LineParser:
             return None
         rule, combine = pieces.actor
         offset = len(head) + 1 + len(rest) - len(rest.lstrip(_WS))
-        key = (rule, action_text, offset)
-        action = self._piece_cache.get(key)
+        cached = (rule, action_text, offset)
+        action = self._piece_cache.get(cached)
         if action is None and self._reader is not None:
             action = self._reader(action_text, offset + 1)
             if action is NOT_AN_ACTION:  # the grammar's action rule cannot read its first token
                 return None
             if action is not None:
-                self._remember(key, action)
+                self._remember(cached, action)
         if action is None:
             try:
                 action = self._piece(rule, action_text, offset)
