@@ -108,7 +108,21 @@ def _read_short_tag(text: str) -> tuple[str, str, int] | int:
     return _parse_tag_line(text)
 
 
+# A tag line in the usual form, ``[Name "value"]`` with one space: read as the grammar (record.lark) reads it, the same
+# terminals (the value possessive, as there), without building or running the tag parser; any other form is left to
+# the grammar (tests/test_parser_equivalence.py: every corpus and fuzzed tag line reads the same both ways).
+_PLAIN_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_\-]*) ("(?:[^"\\]++|\\.)*+")\]')
+
+
 def _parse_tag_line(text: str) -> tuple[str, str, int] | int:
+    plain = _PLAIN_TAG.fullmatch(text)
+    if plain is not None:
+        name, quoted = plain.groups()
+        return name, _unescape(quoted), len(name) + 3  # the value's column: after '[', the name and one space
+    return _parse_tag_line_with_grammar(text)
+
+
+def _parse_tag_line_with_grammar(text: str) -> tuple[str, str, int] | int:
     try:
         tree = _tag_parser().parse(text)
     except UnexpectedInput as exc:

@@ -229,3 +229,56 @@ def test_the_reader_leaves_what_it_is_not_sure_of_to_lark() -> None:
     assert reader("build Smithy paying ? Well", 7) is None  # no word after a '?'
     build = reader("build  Smithy over Crane paying Well, ? goods Sugar Mill", 8)
     assert build == parser.parse_whole("Anna:  build  Smithy over Crane paying Well, ? goods Sugar Mill").action
+
+
+# ------------------------------------------------------------------------------------------------ tag lines
+@functools.cache
+def corpus_tag_lines() -> tuple[str, ...]:
+    """Every distinct line that starts like a tag in the record corpus and the hostile corpus (any game)."""
+    lines: dict[str, None] = {}
+    for folder in (ROOT / "records", ROOT / "tests" / "hostile" / "corpus"):
+        for path in sorted(folder.rglob("*.rec")):
+            for line in path.read_bytes().decode("utf-8", errors="replace").splitlines():
+                if line.lstrip().startswith("[") and len(line) <= 2000:
+                    lines[line] = None
+    return tuple(lines)
+
+
+TAG_ODD = ["\\", '\\"', "\\\\", '"', "[", "]", " ", "\t", "#", "\u00a0", "\u2028", "é", "-", "_", "0", "\r", "\n"]
+
+
+def fuzzed_tag_lines(count: int, seed: int = 2027) -> list[str]:
+    rng = random.Random(seed)
+    lines = list(corpus_tag_lines())
+    out = []
+    for _ in range(count):
+        line = rng.choice(lines)
+        for _ in range(1 + (rng.random() < 0.4)):
+            i = rng.randrange(len(line) + 1)
+            choice = rng.randrange(4)
+            if choice == 0:  # an odd character inserted
+                line = line[:i] + rng.choice(TAG_ODD) + line[i:]
+            elif choice == 1 and line:  # a character dropped
+                line = line[:i] + line[i + 1 :]
+            elif choice == 2:  # cut
+                line = line[:i]
+            else:  # a character doubled
+                line = line[:i] + line[i : i + 1] + line[i:]
+        out.append(line)
+    return out
+
+
+def test_every_tag_line_reads_as_the_tag_grammar_reads_it() -> None:
+    """The usual ``[Name "value"]`` form is read without the tag grammar: name, value and the value's column (or the
+    column of the error) are what the grammar (record.lark) gives, on the corpus and on fuzzed tag lines."""
+    from referee.record import _parse_tag_line, _parse_tag_line_with_grammar
+
+    lines = [*corpus_tag_lines(), *fuzzed_tag_lines(max(FUZZ_LINES, 3000))]
+    lines += ['[A "x\\"y"]', '[A "x\\\\"]', '[A "x\\"]', '[A "x\\\\\\"]', '[A ""]', '[A "\\\n"]', '[a-_9 "#"]']
+    assert len(corpus_tag_lines()) > 500
+    problems = [
+        (line, want, got)
+        for line in lines
+        if (got := _parse_tag_line(line)) != (want := _parse_tag_line_with_grammar(line))
+    ]
+    assert not problems, "\n".join(f"{line!r}: grammar {want}, fast {got}" for line, want, got in problems[:20])
