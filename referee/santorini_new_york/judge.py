@@ -1,6 +1,10 @@
-"""Judging one turn line: the record's steps matched against every legal turn, prefix by prefix (ruling 4).
+"""Judging one turn line: the record's steps followed through the played card's turns (ruling 4).
 
-The line is legal when its steps are exactly one legal complete turn. Otherwise the error is at the first step no
+The line is legal when its steps are exactly one legal complete turn. ``find_turn`` decides that without listing
+the legal turns: the card's enumeration follows only the record's steps (``Follow``), and where the turn it finds
+leaves out an "if possible" effect, a search with early exit (``Seek``) asks whether some turn performs it at that
+moment (then the line is not legal: [D2]). Only a line found illegal is matched against the list of every legal turn
+(``match``), prefix by prefix, for its error. The error is at the first step no
 legal turn shares with the record, at its first wrong token (the step word, a square, a claim); a line that stops
 where every legal turn goes on is missing a step, at the end of the line. The code names the basic rule the wrong
 token breaks (an occupied space, a climb too high, ...) or, when the step is fine by the basic rules, the played
@@ -11,10 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.codes import SNYCode
-from referee.santorini_new_york.engine import ROOF, Act, Path, Position, TurnContext, replay_acts
+from referee.santorini_new_york.engine import ROOF, Act, Guide, Path, Position, Steps, TurnContext, replay_acts
 from referee.santorini_new_york.notation import BuildStep, ForceStep, MoveStep, Step
 from referee.santorini_new_york.professions import PROFESSIONS
 
@@ -71,6 +76,91 @@ def written_steps(steps: tuple[Step, ...], board: BoardMap) -> list[Written]:
                 Written("sky", (board.cell(step.square.name),), (step.square.name,), (step.column, step.square.column))
             )
     return out
+
+
+# --------------------------------------------------------------------------------------------- the record's turn
+Key = tuple[Any, ...]  # an effect's key (engine.Path.reach)
+KINDS_FOLLOWED = {"move": ("move", "compel"), "force": ("force", "compel"), "build": ("build",), "sky": ("sky",)}
+
+
+class Follow(Guide):
+    """The record's steps: a step is followed only where the record writes it — its kind (a written move or force
+    may be the Night Guard's compelled move), its squares, its claimed level — and never past the record's end."""
+
+    __slots__ = ("size", "want")
+
+    def __init__(self, written: list[Written]) -> None:
+        self.want = tuple(
+            (KINDS_FOLLOWED[w.kind], w.cells[0], w.cells[-1], w.claim) for w in written
+        )  # a build's or skyscraper's act has its cell twice (a, b)
+        self.size = len(written)
+
+    def allows(self, p: Path, act: Act) -> bool:
+        index = len(p.acts)
+        if index >= self.size:
+            return False
+        kinds, a, b, claim = self.want[index]
+        return act.kind in kinds and act.a == a and act.b == b and (claim is None or claim == act.level)
+
+
+class Seek(Guide):
+    """Turns that may reach an effect's moment with a given key (None: anywhere in the turn): those following the
+    key's steps (``Steps``), and none that reached the moment with another key (a turn reaches it once)."""
+
+    __slots__ = ("effect", "key", "prefix")
+
+    def __init__(self, effect: str, key: Key | None) -> None:
+        self.effect, self.key = effect, key
+        self.prefix = key if isinstance(key, Steps) else None
+
+    def allows(self, p: Path, act: Act) -> bool:
+        prefix = self.prefix
+        if prefix is not None:
+            index = len(p.acts)
+            if index < len(prefix) and act != prefix[index]:
+                return False
+        if self.key is not None:
+            for effect, key in p.points:
+                if effect == self.effect and key != self.key:
+                    return False
+        return True
+
+
+def performs(t: TurnContext, pos: Position, effect: str, key: Key | None) -> bool:
+    """Does some candidate turn perform ``effect`` having reached its moment with ``key`` (None: any)? The [D2]
+    test of ``engine.settle``, searched with early exit."""
+    for turn in PROFESSIONS[t.profession].turns(t.guided(Seek(effect, key)), pos):
+        if effect in turn.tags and any(e == effect and (key is None or k == key) for e, k in turn.points):
+            return True
+    return False
+
+
+def find_turn(t: TurnContext, pos: Position, written: list[Written]) -> Path | None:
+    """The legal turn a line's steps are, or None when they are none (then ``match`` on the list finds the error).
+
+    The same as finding the steps in ``professions.legal_turns``: a candidate turn with exactly the record's steps
+    that ``settle`` keeps — no effect it leaves out at a moment it reaches is performed there by another candidate.
+    (Candidates with the same steps are the same turn.) With the house rule ``must_card_fallback``, a card that
+    allows no turn falls back to the list."""
+    profession = PROFESSIONS[t.profession]
+    whole = t.options.if_possible_scope == "turn"
+    size = len(written)
+    known: dict[tuple[str, Key | None], bool] = {}
+    for turn in profession.turns(t.guided(Follow(written)), pos):
+        if len(turn.acts) != size:
+            continue
+        for effect, key in turn.points:
+            if effect in turn.tags:
+                continue
+            wanted = (effect, None if whole or effect in profession.whole_turn else key)
+            required = known.get(wanted)
+            if required is None:
+                required = known[wanted] = performs(t, pos, *wanted)
+            if required:
+                break
+        else:
+            return turn
+    return None
 
 
 def tokens_matched(w: Written, act: Act) -> int:
