@@ -215,3 +215,43 @@ def test_every_profession_is_in_the_random_decks() -> None:
         seen |= set(random_options(random.Random(1000 + game)).deck)
     assert seen == set(PROFESSIONS) or GAMES < 12
 
+
+# ------------------------------------------------------------------------------------------------ the line reader
+ODD_HEADS = ["a1", "1", "_x", "move", "Moves", "build", "loses", "roof", "force", "Win2", "Winston", "Handel", "x"]
+ODD_HEADS += ["Place", "PLAY", "win", "final", "round", "skyscraper", "hand", "hand  Anna", "hand\tAnna", "hand win"]
+ODD_HEADS += ["play.x", "Anna-B", "Anna B", " Anna", "Anna ", "\tAnna", "Ann\u00e9", "hand Anna Boris", ""]
+NOISE = [" ", "  ", "\t", ":", ";", ",", "-", "=", "#", '"', "?", "\f", "\x0b", "a", "z", "0", "9", "b2", "=roof"]
+NOISE += ["move", "build", "force", "skyscraper", "loses", "Engineer", "Iron", "Worker", "5", "\u00e9", "x:"]
+
+
+def test_lines_read_piece_by_piece_are_the_lines_the_grammar_reads() -> None:
+    """The piece-by-piece reader gives the statement the whole grammar gives, or leaves the line to it."""
+    from referee.santorini_new_york.notation import SNYLineParser
+
+    parser = SNYLineParser()
+    rng = random.Random(5)
+    lines: list[str] = []
+    for game in range(max(2, GAMES // 4)):
+        options = random_options(random.Random(1000 + game))
+        generator = Generator(NAMES[: 2 + game % 4], random.Random(game), options)
+        lines += generator.run()
+    samples = [*lines]
+    for line in lines:
+        for _ in range(3):
+            chars = list(line)
+            for _ in range(rng.randint(1, 3)):
+                at = rng.randrange(len(chars) + 1)
+                if rng.random() < 0.5 and at < len(chars):
+                    del chars[at]
+                else:
+                    chars.insert(at, rng.choice(NOISE))
+            samples.append("".join(chars))
+        rest = line.partition(":")[2]
+        samples.append(f"{rng.choice(ODD_HEADS)}:{rest}")
+    read = 0
+    for text in samples:
+        statement = parser.read_plain(text)
+        if statement is not None:
+            read += 1
+            assert statement == parser.parse_whole(text), repr(text)
+    assert read > len(samples) // 4

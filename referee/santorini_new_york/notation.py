@@ -8,13 +8,16 @@ A hand card the log does not show is written ``?`` and read as a ``CardRef`` wit
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lark import Token
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, SyntaxExample, card_lookup
+from referee.record import LineParser, NameRef, SyntaxExample, card_lookup, shift_columns
 from referee.record import quote_player as quote_name
 from referee.santorini_new_york.cards import NAME_TABLE
 from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
@@ -285,10 +288,131 @@ SYNTAX_EXAMPLES = (
 )
 
 
+# --- reading lines piece by piece -----------------------------------------------------------------------------
+PLAIN_LINE = re.compile(r"[\x20-\x7e\t]*")  # printable ASCII, spaces and tabs (no comment, no quoted name below)
+BLANKS = " \t"  # the grammar's whitespace within a line (WS)
+WORD_NAME = re.compile(r"\w+")  # a player name no keyword or other terminal can start (ASCII)
+
+
+# keyword -> how its entries make the statement (keyword column, entries), as the transformer makes it
+LISTS: dict[str, Callable[[int, tuple[Any, ...]], object]] = {
+    "place": lambda column, entries: Place(entries, column),
+    "play": lambda column, entries: Reveal(entries, column, entries[-1].card.end_column),
+    "win": lambda column, entries: WinClaim(entries, column),
+    "final": lambda column, entries: FinalClaim(entries, column),
+}
+
+
+def _entries(statement: object) -> tuple[Any, ...] | None:
+    """The entries (steps, cards, ...) of a statement read from a one-entry template line."""
+    if isinstance(statement, TurnLine):
+        return statement.steps
+    if isinstance(statement, (Place, Reveal)):
+        return statement.entries
+    if isinstance(statement, WinClaim):
+        return statement.players
+    if isinstance(statement, FinalClaim):
+        return statement.entries
+    if isinstance(statement, HandDeal):
+        return statement.cards
+    return None
+
+
+class SNYLineParser(LineParser):
+    """The game's line parser, reading the common lines piece by piece: a turn step by step (``Anna: move b2-c2;
+    build c1``), a list statement entry by entry (``play:``, ``place:``, ``win:``, ``final:``, ``hand NAME:``). A
+    piece is read once with the whole grammar, as the only entry of a template line (``x: move b2-c2``), and kept
+    with its columns; pieces repeat far more than lines do. Only plain lines are read so — printable ASCII, no
+    comment, no quoted name, a player name of word characters that is no statement keyword, every piece one the
+    grammar reads — and the statement is the one the whole line parses to; any other line (and any line a piece of
+    which does not read) is parsed whole, errors and all (``LineParser.parse``)."""
+
+    PIECE_LIMIT = 100_000
+
+    def __init__(self) -> None:
+        super().__init__(
+            Path(__file__).with_name("santorini_new_york.lark"), StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES
+        )
+        self._sny_templates: dict[tuple[str, str], tuple[Any, int] | None] = {}  # (template head, piece) -> entry, size
+        self._sny_placed: dict[tuple[str, str, int], Any] = {}  # (template head, piece, column) -> entry
+
+    def parse(self, text: str) -> object:
+        statement = self.read_plain(text)
+        return statement if statement is not None else super().parse(text)
+
+    def read_plain(self, text: str) -> object | None:
+        """The statement of a plain line read piece by piece, or None (then it is parsed whole)."""
+        if "#" in text or '"' in text or len(text) > 256 or not PLAIN_LINE.fullmatch(text):
+            return None
+        head, colon, rest = text.partition(":")
+        if not colon:
+            return None
+        name = head.strip(BLANKS)
+        column = len(head) - len(head.lstrip(BLANKS)) + 1
+        key = name.lower()
+        if key in LISTS:
+            entries = self._entries_of(key + ":", rest, ",", len(head) + 1)
+            return None if entries is None else LISTS[key](column, entries)
+        if key.startswith("hand") and key[4:5] in BLANKS and key[4:5]:
+            player = name[4:].lstrip(BLANKS)
+            if not WORD_NAME.fullmatch(player) or player.lower() in RESERVED_WORDS:
+                return None
+            cards = self._entries_of("hand x:", rest, ",", len(head) + 1)
+            if cards is None:
+                return None
+            player_column = column + len(name) - len(player)
+            return HandDeal(NameRef(player, player_column), cards, column, cards[-1].end_column)
+        if not WORD_NAME.fullmatch(name) or key in RESERVED_WORDS:
+            return None
+        steps = self._entries_of("x:", rest, ";", len(head) + 1)
+        if steps is None:
+            return None
+        return TurnLine(NameRef(name, column), steps, step_end(steps[-1]))
+
+    def _entries_of(self, template: str, rest: str, separator: str, start: int) -> tuple[Any, ...] | None:
+        """Each piece of ``rest`` (which begins after ``start`` characters of the line) read as the one entry of a
+        template line, with its columns in the line."""
+        out = []
+        offset = start
+        for piece in rest.split(separator):
+            stripped = piece.strip(BLANKS)
+            if not stripped:
+                return None
+            column = offset + len(piece) - len(piece.lstrip(BLANKS)) + 1
+            key = (template, stripped, column)
+            entry = self._sny_placed.get(key)
+            if entry is None:
+                found = self._entry_of(template, stripped)
+                if found is None:
+                    return None
+                unplaced, size = found
+                entry = shift_columns(unplaced, column - size - 2)
+                if len(self._sny_placed) >= self.PIECE_LIMIT:
+                    self._sny_placed.clear()
+                self._sny_placed[key] = entry
+            out.append(entry)
+            offset += len(piece) + 1
+        return tuple(out)
+
+    def _entry_of(self, template: str, piece: str) -> tuple[Any, int] | None:
+        """A piece read as the only entry of ``TEMPLATE PIECE`` (the whole grammar), and the template's length; None
+        when it does not read so."""
+        key = (template, piece)
+        if key in self._sny_templates:
+            return self._sny_templates[key]
+        statement = self.parse_whole(f"{template} {piece}")
+        entries = _entries(statement)
+        found = None
+        if entries is not None and len(entries) == 1 and (template != "x:" or isinstance(statement, TurnLine)):
+            found = (entries[0], len(template))
+        if len(self._sny_templates) >= self.PIECE_LIMIT:
+            self._sny_templates.clear()
+        self._sny_templates[key] = found
+        return found
+
+
 def make_parser() -> LineParser:
-    return LineParser(
-        Path(__file__).with_name("santorini_new_york.lark"), StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES
-    )
+    return SNYLineParser()
 
 
 # --- writing statements back as text --------------------------------------------------------------------------
