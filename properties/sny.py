@@ -38,7 +38,7 @@ def _sq(name: str) -> Square:
     return Square(name, 0)
 
 
-class SantoriniNewYorkAdapter(ScriptedAdapter):
+class SantoriniNewYorkAdapter(ScriptedAdapter[SNYState]):
     game = SantoriniNewYork
 
     def text(self, statement: Any) -> str:
@@ -104,7 +104,7 @@ class SantoriniNewYorkAdapter(ScriptedAdapter):
         return BoardInvariants()
 
 
-class BoardInvariants(Checker):
+class BoardInvariants(Checker[SNYState]):
     """After every statement: heights stay 0-3 and never fall; rooftops stand on level 3 and skyscrapers on ground
     level and both stay; no worker stands on a skyscraper or a rooftop; every player has at most two workers."""
 

@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from properties.adapters import adapter_for
 from properties.profiles import PROPS
-from properties.sp import SPChecker
 from referee.replay import check_file
+from referee.saint_petersburg.adapter import SPChecker
 from referee.testkit import FailedAt, Playout, playout, replay, save_counterexample
 
 SP = adapter_for("saint-petersburg")

@@ -33,11 +33,13 @@ class GameRegistry(Mapping[str, "GameType"]):
         self._games: dict[str, GameType] | None = None
         self._by_name: dict[str, GameType] = {}
         self._single: dict[str, GameType] = {}  # games loaded one by one, before the whole registry is needed
+        self._found: dict[str, GameType | None] = {}  # name key -> game, as looked up
+        self._entry_list: list[EntryPoint] | None = None
 
     def _load(self) -> dict[str, GameType]:
         if self._games is None:
             games: dict[str, GameType] = {}
-            for entry in sorted(entry_points(group=GROUP), key=lambda e: e.name):
+            for entry in self._entries():
                 try:
                     game = entry.load()
                 except Exception as exc:  # a broken third-party game must not take the referee down
@@ -56,20 +58,33 @@ class GameRegistry(Mapping[str, "GameType"]):
 
     def reload(self) -> None:
         self._games = None
+        self._found = {}
+        self._entry_list = None
 
     def find(self, name: str) -> GameType | None:
         """The game a ``Game`` tag (or a CLI argument) names: title, id or alias, case-insensitive. A name that is
         an entry point's own name (the game's id or its title, which keys the same) loads that game only: judging
         a Saint Petersburg file imports no other game."""
         key = _key(name)
+        if key in self._found:
+            return self._found[key]
+        game: GameType | None = None
         if self._games is None:
-            for entry in entry_points(group=GROUP):
+            for entry in self._entries():
                 if _key(entry.name) == key:
-                    game = self._load_one(entry)
-                    if game is not None and key in {_key(n) for n in game.names()}:
-                        return game
-        self._load()
-        return self._by_name.get(key)
+                    single = self._load_one(entry)
+                    if single is not None and key in {_key(n) for n in single.names()}:
+                        game = single
+        if game is None:
+            self._load()
+            game = self._by_name.get(key)
+        self._found[key] = game
+        return game
+
+    def _entries(self) -> list[EntryPoint]:
+        if self._entry_list is None:
+            self._entry_list = sorted(entry_points(group=GROUP), key=lambda e: e.name)
+        return self._entry_list
 
     def _load_one(self, entry: EntryPoint) -> GameType | None:
         found = self._single.get(entry.value)

@@ -26,7 +26,7 @@ from referee.errors import (
     illegal,
     malformed,
 )
-from referee.game import GameState, GameType, Outcome, SetupContext
+from referee.game import GameState, GameType, Outcome, SetupContext, check_option
 from referee.record import BadLine, GameRecord, excerpt, is_blank_statement, iter_games, read_lines
 from referee.registry import GAMES, find_game
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, open_regular
@@ -189,6 +189,15 @@ def setup(
     """Read the tag section: the game, the players, the rule options. Raises a located RefereeError."""
     if record.envelope_error is not None:
         raise record.envelope_error
+    game = _game_of(record)
+    players = _players_of(record, game)
+    options, label = _options_of(record, game, base_dir, house_rule, policy)
+    context = SetupContext(record.tags, base_dir, policy, record.first_line)
+    return game, game.new_state(players, options, context), label
+
+
+def _game_of(record: GameRecord) -> GameType:
+    """The game the ``Game`` tag names (both required tags present)."""
     game_name, players_text = record.tag("Game"), record.tag("Players")
     missing = [name for name, value in (("Game", game_name), ("Players", players_text)) if value is None]
     if missing:
@@ -199,46 +208,42 @@ def setup(
         ).at(record.first_line)
     game = find_game(game_name or "")
     if game is None:
-        raise _tag_error(
-            record,
-            "Game",
-            RecordCode.UNKNOWN_GAME,
-            f"unknown game {excerpt(game_name or '')} (games: " + ", ".join(g.title for g in GAMES.values()) + ")",
-        )
-    players = [name.strip() for name in (players_text or "").split(",")]
+        titles = ", ".join(g.title for g in GAMES.values())
+        message = f"unknown game {excerpt(game_name or '')} (games: {titles})"
+        raise _tag_error(record, "Game", RecordCode.UNKNOWN_GAME, message)
+    return game
+
+
+def _players_of(record: GameRecord, game: GameType) -> list[str]:
+    """The players of the ``Players`` tag, each once, printable and short, as many as the game allows; and a
+    ``Result`` tag that names only them."""
+    players = [name.strip() for name in (record.tag("Players") or "").split(",")]
     odd = next((name for name in players if len(name) > MAX_NAME or not name.isprintable()), None)
+    problem = None
     if odd is not None:
-        raise _tag_error(
-            record,
-            "Players",
-            RecordCode.BAD_PLAYERS,
-            f"a player name has at most {MAX_NAME} printable characters, not {excerpt(odd)}",
-        )
-    if any(not name for name in players) or len(set(players)) != len(players):
-        raise _tag_error(
-            record,
-            "Players",
-            RecordCode.BAD_PLAYERS,
-            "the Players tag lists every player once, comma-separated, in seat order",
-        )
-    if not game.min_players <= len(players) <= game.max_players:
-        raise _tag_error(
-            record,
-            "Players",
-            RecordCode.BAD_PLAYERS,
-            f"{game.title} is played by {game.min_players} to {game.max_players} players, not {len(players)}",
-        )
+        problem = f"a player name has at most {MAX_NAME} printable characters, not {excerpt(odd)}"
+    elif any(not name for name in players) or len(set(players)) != len(players):
+        problem = "the Players tag lists every player once, comma-separated, in seat order"
+    elif not game.min_players <= len(players) <= game.max_players:
+        problem = f"{game.title} is played by {game.min_players} to {game.max_players} players, not {len(players)}"
+    if problem is not None:
+        raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS, problem)
     result = record.tag_entry("Result")
-    if result is not None:
-        unknown = [name for name in _claimed_winners(result.value) if name not in players]
-        if unknown:
-            raise _tag_error(
-                record,
-                "Result",
-                RecordCode.UNKNOWN_PLAYER,
-                f"the Result tag names {excerpt(unknown[0])}, who "
-                f"is not a player of this game (Players: {', '.join(players)})",
-            )
+    unknown = [name for name in _claimed_winners(result.value) if name not in players] if result else []
+    if unknown:
+        message = (
+            f"the Result tag names {excerpt(unknown[0])}, who is not a player of this game "
+            f"(Players: {', '.join(players)})"
+        )
+        raise _tag_error(record, "Result", RecordCode.UNKNOWN_PLAYER, message)
+    return players
+
+
+def _options_of(
+    record: GameRecord, game: GameType, base_dir: Path | None, house_rule: Variant | None, policy: ReadPolicy
+) -> tuple[Any, str]:
+    """The rule options: the ruleset, then the record's variant, then a house rule laid over it, then the game's
+    own tags (a board, a deck); and a label naming them."""
     try:
         options, label = resolve_options(game, record.tag("Ruleset"), record.tag("Variant"), base_dir, policy)
         if house_rule is not None and find_game(house_rule.game) is game:
@@ -247,23 +252,27 @@ def setup(
     except RefereeError as error:
         tag = "Variant" if error.kind in (RecordCode.UNKNOWN_VARIANT, RecordCode.BAD_VARIANT) else "Ruleset"
         raise _tag_error(record, tag, error.kind, error.message) from None
-    options = _apply_tag_options(game, options, record)
-    context = SetupContext(record.tags, base_dir, policy, record.first_line)
-    return game, game.new_state(players, options, context), label
+    return _apply_tag_options(game, options, record), label
 
 
 def _apply_tag_options(game: GameType, options: Any, record: GameRecord) -> Any:
-    """The game's own tags that set a rule option (``Game.tag_options``), read as the option's type."""
+    """The game's own tags that set a rule option (``Game.tag_options``), read as the option's type and checked like
+    a variant's value (type, list items, range)."""
     changes: dict[str, Any] = {}
+    fields = {f.name: f for f in dataclasses.fields(options)}
     for tag_name, option in game.tag_options.items():
         tag = record.tag_entry(tag_name)
         if tag is None:
             continue
         default = getattr(options, option)
         try:
-            changes[option] = option_value(default, tag.value)
+            value = option_value(default, tag.value)
         except ValueError as exc:
             raise _tag_error(record, tag_name, RecordCode.BAD_TAG_VALUE, f"the {tag_name} tag: {exc}") from None
+        problem, value = check_option(fields[option], default, value)
+        if problem:
+            raise _tag_error(record, tag_name, RecordCode.BAD_TAG_VALUE, f"the {tag_name} tag: {problem}")
+        changes[option] = value
     return dataclasses.replace(options, **changes) if changes else options
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic
 
 from referee.errors import RefereeError
 from referee.game import GameState, GameType, StateT
@@ -60,7 +60,7 @@ def configs_of(game: GameType) -> list[Config]:
     return found
 
 
-class GameAdapter:
+class GameAdapter(Generic[StateT]):
     """The game-specific half of the generic suites. Override the methods marked *required*."""
 
     game: GameType
@@ -69,7 +69,7 @@ class GameAdapter:
     known_broken: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     # -- required ------------------------------------------------------------------------------------------
-    def step(self, state: GameState, rng: random.Random, history: list[Any]) -> Any | None:
+    def step(self, state: StateT, rng: random.Random, history: list[Any]) -> Any | None:
         """The next statement of a random legal playout (None once the game is over and claimed)."""
         raise NotImplementedError
 
@@ -77,20 +77,20 @@ class GameAdapter:
         """The most statements a legal game can have (None: no bound is claimed)."""
         raise NotImplementedError
 
-    def legal_moves(self, state: GameState, rng: random.Random, history: list[Any]) -> list[Any]:
+    def legal_moves(self, state: StateT, rng: random.Random, history: list[Any]) -> list[Any]:
         """Statements the generator reports legal right now (a sample is fine); ``history``: the statements so far.
         The state machine plays one of them, so following them must keep the game going."""
         raise NotImplementedError
 
-    def legal_probes(self, state: GameState, rng: random.Random, history: list[Any]) -> list[Any]:
+    def legal_probes(self, state: StateT, rng: random.Random, history: list[Any]) -> list[Any]:
         """Statements reported legal, tried on a copy of the state only (default: ``legal_moves``)."""
         return self.legal_moves(state, rng, history)
 
-    def illegal_moves(self, state: GameState, rng: random.Random, history: list[Any]) -> list[Any]:
+    def illegal_moves(self, state: StateT, rng: random.Random, history: list[Any]) -> list[Any]:
         """Statements the generator reports illegal right now (mutations of legal ones, out-of-turn moves...)."""
         raise NotImplementedError
 
-    def has_legal_action(self, state: GameState) -> bool:
+    def has_legal_action(self, state: StateT) -> bool:
         """The player to act (if any) has at least one legal action."""
         return state.is_terminal() or bool(state.legal_statements())
 
@@ -98,7 +98,7 @@ class GameAdapter:
         raise NotImplementedError
 
     # -- optional --------------------------------------------------------------------------------------------
-    def checker(self, config: Config, players: list[str]) -> Checker | None:
+    def checker(self, config: Config, players: list[str]) -> Checker[StateT] | None:
         """Game-specific invariants checked after every statement of every playout."""
         return None
 
@@ -113,12 +113,12 @@ class GameAdapter:
         return configs_of(self.game)
 
 
-class Checker:
+class Checker(Generic[StateT]):
     """Observes a game statement by statement; raises AssertionError when an invariant breaks."""
 
-    def before(self, state: GameState, statement: Any) -> None: ...
+    def before(self, state: StateT, statement: Any) -> None: ...
 
-    def after(self, state: GameState, statement: Any) -> None: ...
+    def after(self, state: StateT, statement: Any) -> None: ...
 
 
 def zero_columns(value: Any) -> Any:
@@ -166,7 +166,7 @@ def parse_record_body(game: GameType, text: str) -> list[Any]:
 
 
 def drive(
-    adapter: GameAdapter,
+    adapter: GameAdapter[Any],
     config: Config,
     players: list[str],
     seed: int,
@@ -190,7 +190,7 @@ def drive(
 
 
 @lru_cache(maxsize=256)
-def _playout_cached(adapter: GameAdapter, config: Config, n: int, seed: int, source: str) -> Playout:
+def _playout_cached(adapter: GameAdapter[Any], config: Config, n: int, seed: int, source: str) -> Playout:
     players = NAMES[:n]
     if source == "generator":
         text = config.game.play(players, random.Random(seed), config.options, config.tags())
@@ -202,13 +202,16 @@ def _playout_cached(adapter: GameAdapter, config: Config, n: int, seed: int, sou
     return drive(adapter, config, players, seed)
 
 
-def playout(adapter: GameAdapter, config: Config, n: int, seed: int, source: str = "driver") -> Playout:
+def playout(adapter: GameAdapter[Any], config: Config, n: int, seed: int, source: str = "driver") -> Playout:
     """A cached playout (the CI profile is derandomised, so the suites share their games)."""
     return _playout_cached(adapter, config, n, seed, source)
 
 
 def replay(
-    adapter: GameAdapter, game: Playout, checker: Checker | None, each: Callable[[GameState, int], None] | None = None
+    adapter: GameAdapter[Any],
+    game: Playout,
+    checker: Checker[Any] | None,
+    each: Callable[[GameState, int], None] | None = None,
 ) -> GameState:
     """Replay a playout on a fresh state, calling the checker around every statement."""
     state: GameState = game.config.game.new_state(game.players, game.config.options)
@@ -282,7 +285,9 @@ def save_counterexample(
     return path
 
 
-def guarded(adapter: GameAdapter, game: Playout, prop: str, body: Callable[[], None], upto: int | None = None) -> None:
+def guarded(
+    adapter: GameAdapter[Any], game: Playout, prop: str, body: Callable[[], None], upto: int | None = None
+) -> None:
     """Run a property body; on failure save the playout (up to statement ``upto``) as a record and re-raise."""
     try:
         body()
@@ -306,7 +311,7 @@ class FailedAt(AssertionError):
         self.index = index
 
 
-class ScriptedAdapter(GameAdapter):
+class ScriptedAdapter(GameAdapter[StateT]):
     """For a game whose generator cannot be stepped (San Juan keeps its hidden cards in the generator): the step
     policy follows a record ``Game.play`` writes, parsed back; the legal move is the record's next statement.
     Subclasses add ``illegal_moves`` (and may add ``legal_probes``)."""
@@ -314,7 +319,7 @@ class ScriptedAdapter(GameAdapter):
     def __init__(self) -> None:
         self._scripts: list[tuple[list[Any], list[Any]]] = []  # (first statements, script), most recent last
 
-    def script_for(self, state: GameState, rng: random.Random | None, history: list[Any]) -> list[Any] | None:
+    def script_for(self, state: StateT, rng: random.Random | None, history: list[Any]) -> list[Any] | None:
         """The record this game follows: attached to the state, or (for a replayed copy) found by its history."""
         attached: list[Any] | None = getattr(state, "_property_script", None)
         if attached is not None:
@@ -333,13 +338,13 @@ class ScriptedAdapter(GameAdapter):
         state._property_script = script  # type: ignore[attr-defined]
         return script
 
-    def step(self, state: GameState, rng: random.Random, history: list[Any]) -> Any | None:
+    def step(self, state: StateT, rng: random.Random, history: list[Any]) -> Any | None:
         script = self.script_for(state, rng, history)
         if script is None or len(history) >= len(script):
             return None
         return script[len(history)]
 
-    def legal_moves(self, state: GameState, rng: random.Random, history: list[Any]) -> list[Any]:
+    def legal_moves(self, state: StateT, rng: random.Random, history: list[Any]) -> list[Any]:
         script = self.script_for(state, rng, history)
         if script is None or len(history) >= len(script):
             return []

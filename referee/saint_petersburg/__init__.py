@@ -23,7 +23,7 @@ class SaintPetersburg(Game[SPState, SPOptions]):
     rulesets: ClassVar[dict[str, Any]] = RULESETS
     ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
     proofs_module: ClassVar[str | None] = "referee.saint_petersburg.proofs"
-    property_adapter: ClassVar[str | None] = "properties.sp:SaintPetersburgAdapter"
+    property_adapter: ClassVar[str | None] = "referee.saint_petersburg.adapter:SaintPetersburgAdapter"
     doc_page: ClassVar[str | None] = "docs/saint-petersburg.md"
     default_ruleset: ClassVar[str] = "2nd edition"
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import z3
 
@@ -74,10 +74,18 @@ def sp_price_points(options: Any) -> list[PricePoint]:
             ]
 
             def run(paths: Paths, card=card, target=target, owned=owned, lower=lower, cw=cw, gs=gs):
-                state.p[0].owned = _SymCounter(
-                    {"Carpenter Workshop": Sym(cw, paths), "Gold Smelter": Sym(gs, paths), card.name: Sym(owned, paths)}
+                # symbolic values stand where the rules expect numbers and booleans: that is the point of the proof
+                state.p[0].owned = cast(
+                    Counter[str],
+                    _SymCounter(
+                        {
+                            "Carpenter Workshop": Sym(cw, paths),
+                            "Gold Smelter": Sym(gs, paths),
+                            card.name: Sym(owned, paths),
+                        }
+                    ),
                 )
-                return state.price(0, card, SymBool(lower, paths), target)
+                return state.price(0, card, cast(bool, SymBool(lower, paths)), target)
 
             points.append(
                 PricePoint(
@@ -192,7 +200,9 @@ def _upgrade_monotone(upgrades: list[PricePoint], options: Any) -> Result:
             (a, b)
             for a in points
             for b in points
-            if state.card_value(state.cards[a.target]) >= state.card_value(state.cards[b.target])
+            if a.target is not None
+            and b.target is not None
+            and state.card_value(state.cards[a.target]) >= state.card_value(state.cards[b.target])
         ]
         solver = z3.Solver()
         solver.add(*points[0].domain)  # the points of one card share their variables (same names)

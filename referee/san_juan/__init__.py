@@ -24,7 +24,7 @@ class SanJuan(Game[SJState, SJOptions]):
     rulesets: ClassVar[dict[str, Any]] = RULESETS
     ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
     proofs_module: ClassVar[str | None] = "referee.san_juan.proofs"
-    property_adapter: ClassVar[str | None] = "properties.sj:SanJuanAdapter"
+    property_adapter: ClassVar[str | None] = "referee.san_juan.adapter:SanJuanAdapter"
     doc_page: ClassVar[str | None] = "docs/san-juan.md"
     default_ruleset: ClassVar[str] = "1st edition"
 

@@ -40,7 +40,8 @@ def proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path) 
                 flags=flags,
                 covered_cost=covered_cost,
             ):
-                state = SJState(["P", "Q"], options)
+                # symbolic values stand where the rules expect numbers and booleans: that is the point of the proof
+                state: Any = SJState(["P", "Q"], options)
                 state.chooser = Sym(chooser, paths)
                 state.role = "builder"
                 state.works = lambda seat, building, covered=None, flags=flags, paths=paths: SymBool(
@@ -89,7 +90,7 @@ def proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path) 
 
             def score(paths: Paths, city=city, tucked=tucked):
                 state = SJState(["P", "Q"], options)
-                player = state.p[0]
+                player: Any = state.p[0]  # a symbolic Chapel count where the rules expect a number
                 player.city = list(city)
                 player.owned = Counter(city)
                 player.tucked = Sym(tucked, paths)

@@ -40,7 +40,7 @@ def _ref(name: str) -> NameRef:
     return NameRef(name, 0)
 
 
-class SaintPetersburgAdapter(GameAdapter):
+class SaintPetersburgAdapter(GameAdapter[SPState]):
     game = SaintPetersburg
     known_broken: ClassVar[dict[str, tuple[str, ...]]] = {"payment_at_least_one_ruble": ("sp-no-minimum",)}
     # invariants the referee is known to break today (reported, awaiting a rules decision): the test is xfail
@@ -171,9 +171,9 @@ class SaintPetersburgAdapter(GameAdapter):
             moves.append(Actor(_ref(state.players[0]), Pass()))
             moves.append(Deal((), 0))
             if state.score_claim_open and state.last_scoring is not None:
-                claim = score_claim(state)
-                first = claim.entries[0]
-                moves.append(ScoreClaim((ScoreEntry(first.player, first.rubles + 1, first.vp), *claim.entries[1:]), 0))
+                scored = score_claim(state)
+                top = scored.entries[0]
+                moves.append(ScoreClaim((ScoreEntry(top.player, top.rubles + 1, top.vp), *scored.entries[1:]), 0))
             for seat, player in enumerate(state.p):
                 if not state.pub_open or not player.owns("Pub"):
                     moves.append(Actor(_ref(player.name), Pub(1, state.options.pub_vp_price)))
@@ -233,9 +233,9 @@ class SaintPetersburgAdapter(GameAdapter):
             moves.append(Actor(me, Pass()))
         if not (state.phase == "building" and state.free_observatories(seat)):
             deck = rng.choice([d for d in DECKS if state.deck_size[d]] or list(DECKS))
-            name = next((nm for nm, c in state.decks[deck].items() if c), None)
-            if name:
-                moves.append(Actor(me, Observe(deck, _ref(name), "discard")))
+            observed = next((nm for nm, c in state.decks[deck].items() if c), None)
+            if observed:
+                moves.append(Actor(me, Observe(deck, _ref(observed), "discard")))
         else:
             for deck in DECKS:
                 gone = [nm for nm, card in state.cards.items() if card.deck == deck and not state.decks[deck][nm]]
@@ -291,7 +291,7 @@ def rules_price(state: SPState, seat: int, card, from_lower: bool, over) -> int:
     return max(card.cost - discount, options.min_price)
 
 
-class SPChecker(Checker):
+class SPChecker(Checker[SPState]):
     """Saint Petersburg invariants, checked around every statement of a game.
 
     Each check is a method so that a property can run one of them alone (``only``)."""
@@ -346,8 +346,9 @@ class SPChecker(Checker):
         if card is None:
             self.pending = (seat, before, 0, "free")
             return
-        if action.over is not None:
-            over = state.cards[action.over.name]
+        upgrade_over = getattr(action, "over", None)
+        if upgrade_over is not None:
+            over = state.cards[upgrade_over.name]
         self.pending = (seat, before, rules_price(state, seat, card, from_lower, over), card.name)
 
     # --- after -------------------------------------------------------------------------------------------
@@ -413,7 +414,7 @@ class SPChecker(Checker):
                 f"= {expected}",
             )
             self.fail(player.rubles >= 0, f"{player.name} holds {player.rubles} rubles")
-        if self.bank_total is not None:
+        if self.bank_total is not None and state.bank is not None:
             total = state.bank + sum(p.rubles for p in state.p)
             self.fail(total == self.bank_total, f"bank + players hold {total} rubles, not {self.bank_total}")
 

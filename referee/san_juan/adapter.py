@@ -25,7 +25,7 @@ def _ref(name: str) -> NameRef:
     return NameRef(name, 0)
 
 
-class SanJuanAdapter(ScriptedAdapter):
+class SanJuanAdapter(ScriptedAdapter[SJState]):
     game = SanJuan
 
     def text(self, statement: Any) -> str:
@@ -53,7 +53,7 @@ class SanJuanAdapter(ScriptedAdapter):
         players = state.players
         if state.stage == OVER:
             moves += [RoundMark(state.round + 1, 0), Actor(_ref(players[0]), Pass())]
-            scores = state.outcome().scores
+            scores = state.outcome().scores or {}
             moves.append(
                 FinalClaim(
                     tuple(FinalEntry(_ref(p), scores[p] + (1 if i == 0 else 0), 0) for i, p in enumerate(players)),
