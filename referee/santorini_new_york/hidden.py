@@ -165,19 +165,27 @@ class CardTracker:
                 self.slots[key] = self.slots.get(key, 0) + n
 
     def feasible(self) -> bool:
-        """Can the hidden cards fill the slots one to one (each slot one of its candidates)?"""
+        """Can the hidden cards fill the slots one to one (each slot one of its candidates)? Slots of equal
+        candidates are one group of their total size; when all slots have the same candidates (the common case) it
+        is enough that every hidden card is one of them."""
         hidden = self.hidden()
-        groups = list(self.slots.items())
-        if len(hidden) != sum(n for _, n in groups):
+        capacity: dict[frozenset[Card], int] = {}
+        for (_, cand), n in self.slots.items():
+            capacity[cand] = capacity.get(cand, 0) + n
+        if len(hidden) != sum(capacity.values()):
             return False
+        if len(capacity) == 1:
+            (cand,) = capacity
+            return all(card in cand for card in hidden)
+        groups = list(capacity.items())
         members: list[list[Card]] = [[] for _ in groups]
 
         def place(card: Card, seen: set[int]) -> bool:
-            for index, ((_, cand), capacity) in enumerate(groups):
+            for index, (cand, size) in enumerate(groups):
                 if card not in cand or index in seen:
                     continue
                 seen.add(index)
-                if len(members[index]) < capacity:
+                if len(members[index]) < size:
                     members[index].append(card)
                     return True
                 for other in list(members[index]):

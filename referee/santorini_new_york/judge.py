@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.codes import SNYCode
@@ -33,8 +33,7 @@ KIND_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class Written:
+class Written(NamedTuple):
     """One step of the record, as the engine's steps are compared: its kind, cells (None off the grid), square
     names and the column of every token (the step word, each square, the claim)."""
 

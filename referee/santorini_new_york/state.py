@@ -61,7 +61,7 @@ class SNYState(GameState):
         self.seats = {name: seat for seat, name in enumerate(players)}
         self.options = options
         self.board, self.deck_list, self.deck = board, deck_list, deck
-        self.geo = Geometry(board, options.diagonal_adjacency)
+        self.geo = Geometry.of(board, options.diagonal_adjacency)
         self.supply = Supply.of(options)
         self.tracker = CardTracker(deck_cards(deck, deck_list))
         self.pos = Position.empty(board)
