@@ -255,3 +255,44 @@ def test_lines_read_piece_by_piece_are_the_lines_the_grammar_reads() -> None:
             read += 1
             assert statement == parser.parse_whole(text), repr(text)
     assert read > len(samples) // 4
+
+
+GOOD_WORDS = ["move", "moves", "Move", "MOVES", "force", "Forces", "build", "BUILDS", "builds", "skyscraper"]
+BAD_WORDS = ["mov", "buildx", "sky", "loses", "roof", "Skyscrapers"]
+GOOD_SQUARES = ["b2", "B2", "c3", "a10", "z9", "f5"]
+BAD_SQUARES = ["b02", "b", "2b", "b2x", "e", "b-2"]
+GOOD_CLAIMS = ["", "", "", "=1", "=3", "= 2", "=02", "=roof", "=Rooftop", "=ROOF", "=0", "=7"]
+BAD_CLAIMS = ["=roofs", "=", "=x", "=-1", "==2", "=2b"]
+BLANK = ["", " ", " ", "  ", "\t"]
+
+
+def random_piece(rng: random.Random) -> str:
+    def pick(good: list[str], bad: list[str]) -> str:
+        return rng.choice(bad if rng.random() < 0.08 else good)
+
+    def gap() -> str:
+        return rng.choice(BLANK)
+
+    word = pick(GOOD_WORDS, BAD_WORDS)
+    after = rng.choice([" ", " ", "\t", "  ", ""])
+    if word.lower().startswith(("move", "force")) or rng.random() < 0.1:
+        return f"{word}{after}{pick(GOOD_SQUARES, BAD_SQUARES)}{gap()}-{gap()}{pick(GOOD_SQUARES, BAD_SQUARES)}"
+    count = 1 if word.lower().startswith("sky") and rng.random() < 0.8 else rng.randint(1, 3)
+    targets = [f"{pick(GOOD_SQUARES, BAD_SQUARES)}{gap()}{pick(GOOD_CLAIMS, BAD_CLAIMS)}" for _ in range(count)]
+    return f"{word}{after}{(gap() + ',' + gap()).join(targets)}"
+
+
+def test_steps_read_in_their_plain_forms_are_the_steps_the_grammar_reads() -> None:
+    from referee.santorini_new_york.notation import SNYLineParser
+
+    parser = SNYLineParser()
+    rng = random.Random(11)
+    read = 0
+    for _ in range(3000 if DEEP else 600):
+        pieces = [random_piece(rng) for _ in range(rng.randint(1, 3))]
+        text = f"{rng.choice(BLANK)}Anna{rng.choice(BLANK)}:{rng.choice(BLANK)}" + f"{rng.choice(BLANK)};".join(pieces)
+        statement = parser.read_plain(text)
+        if statement is not None:
+            read += 1
+            assert statement == parser.parse_whole(text), repr(text)
+    assert read > 100

@@ -303,6 +303,63 @@ LISTS: dict[str, Callable[[int, tuple[Any, ...]], object]] = {
 }
 
 
+# A step as the grammar reads it, for the plain forms (anything else is read by the grammar itself): the keywords
+# and squares are its terminals (MOVE, FORCE, BUILD, SKYSCRAPER, SQUARE, INT, ROOF), blanks its WS.
+SQ = r"([a-z][0-9]+)"
+MOVE_STEP = re.compile(rf"(moves?|forces?)[ \t]+{SQ}[ \t]*-[ \t]*{SQ}", re.IGNORECASE)
+SKY_STEP = re.compile(rf"skyscraper[ \t]+{SQ}", re.IGNORECASE)
+BUILD_WORD = re.compile(r"builds?[ \t]+", re.IGNORECASE)
+BUILD_TARGET = re.compile(rf"[ \t]*{SQ}(?:[ \t]*=[ \t]*([0-9]+|roof(?:top)?))?[ \t]*", re.IGNORECASE)
+
+
+def read_step(piece: str, column: int) -> Step | None:
+    """A step in one of its plain forms (``move b2-c2``, ``force d4-e5``, ``build c1, b1=2``, ``skyscraper c3``)
+    at ``column`` of its line, as the grammar's transformer makes it; None for any other text."""
+    found = MOVE_STEP.fullmatch(piece)
+    if found is not None:
+        frm = Square(found.group(2).lower(), column + found.start(2))
+        to = Square(found.group(3).lower(), column + found.start(3))
+        return (MoveStep if found.group(1)[0] in "mM" else ForceStep)(frm, to, column)
+    found = SKY_STEP.fullmatch(piece)
+    if found is not None:
+        return SkyscraperStep(Square(found.group(1).lower(), column + found.start(1)), column)
+    found = BUILD_WORD.match(piece)
+    if found is None:
+        return None
+    targets = []
+    start = found.end()
+    for part in piece[start:].split(","):
+        target = BUILD_TARGET.fullmatch(part)
+        if target is None:
+            return None
+        square = Square(target.group(1).lower(), column + start + target.start(1))
+        claim = target.group(2)
+        if claim is None:
+            targets.append(BuildTarget(square))
+        else:
+            at = column + start + target.start(2)
+            level = int(claim) if claim[0].isdigit() else ROOF_CLAIM
+            targets.append(BuildTarget(square, level, at, at + len(claim)))
+        start += len(part) + 1
+    return BuildStep(tuple(targets), column)
+
+
+def moved(entry: Any, offset: int) -> Any:
+    """A list entry read at one place of a line, at another (``record.shift_columns`` for the common entries)."""
+    if isinstance(entry, NameRef):
+        return NameRef(entry.name, entry.column + offset)
+    if isinstance(entry, CardRef):
+        number = entry.number_column + offset if entry.number_column > 0 else 0
+        return CardRef(entry.profession, entry.number, entry.column + offset, number)
+    if isinstance(entry, PlayEntry):
+        return PlayEntry(moved(entry.player, offset), moved(entry.card, offset))
+    if isinstance(entry, PlaceEntry):
+        first, second = entry.squares
+        squares = (Square(first.name, first.column + offset), Square(second.name, second.column + offset))
+        return PlaceEntry(moved(entry.player, offset), squares)
+    return shift_columns(entry, offset)
+
+
 def _entries(statement: object) -> tuple[Any, ...] | None:
     """The entries (steps, cards, ...) of a statement read from a one-entry template line."""
     if isinstance(statement, TurnLine):
@@ -382,11 +439,13 @@ class SNYLineParser(LineParser):
             key = (template, stripped, column)
             entry = self._sny_placed.get(key)
             if entry is None:
-                found = self._entry_of(template, stripped)
-                if found is None:
-                    return None
-                unplaced, size = found
-                entry = shift_columns(unplaced, column - size - 2)
+                entry = read_step(stripped, column) if template == "x:" else None
+                if entry is None:
+                    found = self._entry_of(template, stripped)
+                    if found is None:
+                        return None
+                    unplaced, size = found
+                    entry = moved(unplaced, column - size - 2)
                 if len(self._sny_placed) >= self.PIECE_LIMIT:
                     self._sny_placed.clear()
                 self._sny_placed[key] = entry
