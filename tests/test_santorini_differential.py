@@ -141,6 +141,8 @@ class Differential(Generator):
         if isinstance(statement, TurnLine) and self.state.stage == TURNS:
             self.compare(statement)
         super().emit(statement)
+        tracker = self.state.tracker  # what CardTracker.feasible relies on: every candidate is a hidden card
+        assert all(card not in tracker.known for _, cand in tracker.slots for card in cand)
 
     def compare(self, statement: TurnLine) -> None:
         state, rng = self.state, self.check

@@ -141,6 +141,11 @@ class Guide:
     def allows(self, p: Path, act: Act) -> bool:
         raise NotImplementedError
 
+    def may(self, p: Path, kind: str, a: int | None) -> bool:
+        """Could ``p``'s next step be of ``kind`` (``act.kind``) from cell ``a`` (None: any)? False only where
+        ``allows`` would refuse every such step (a piece then skips its loop)."""
+        return True
+
 
 @dataclass
 class Supply:
@@ -180,6 +185,10 @@ class TurnContext:
 
     def start(self, pos: Position) -> Path:
         return Path((), pos)
+
+    def may(self, p: Path, kind: str, a: int | None = None) -> bool:
+        """Could the next step be of this kind, from ``a``, in this enumeration (always, unguided)?"""
+        return self.guide is None or self.guide.may(p, kind, a)
 
     def guided(self, guide: Guide | None) -> TurnContext:
         """The same context, its enumerations following ``guide``."""
@@ -256,6 +265,8 @@ Moves = Iterator[tuple[Path, int]]
 
 def plain_moves(t: TurnContext, p: Path, w: int) -> Moves:
     """A normal move: to an unoccupied neighbouring space, up at most one level."""
+    if not t.may(p, "move", w):
+        return
     for to in t.geo.neighbours[w]:
         if not p.pos.occupied(to) and t.climbs_ok(p.pos, w, to):
             moved = t.move(p, w, to)
@@ -265,6 +276,8 @@ def plain_moves(t: TurnContext, p: Path, w: int) -> Moves:
 
 def one_build(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     """A normal build: one block or rooftop next to the worker's space ``at``."""
+    if not t.may(p, "build"):
+        return
     for cell in t.build_spaces(p.pos, at):
         built = t.build(p, cell)
         if built is not None:

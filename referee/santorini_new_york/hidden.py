@@ -12,6 +12,9 @@ candidate of a slot where the statement takes it from, and the rest must still m
 - A place's slots of different candidate sets are merged (the union) when a named card or a ``?`` leaves from them
   and the record cannot tell which one: the description only ever grows, so no legal record is rejected; an
   impossible one may in rare cases pass.
+
+Every candidate is a hidden card: a card leaves every candidate set when it becomes known (``_forget``), and only
+hidden cards (the deck, a shuffled pile) ever become candidates. ``feasible`` relies on it.
 """
 
 from __future__ import annotations
@@ -168,15 +171,16 @@ class CardTracker:
         """Can the hidden cards fill the slots one to one (each slot one of its candidates)? Slots of equal
         candidates are one group of their total size; when all slots have the same candidates (the common case) it
         is enough that every hidden card is one of them."""
-        hidden = self.hidden()
         capacity: dict[frozenset[Card], int] = {}
         for (_, cand), n in self.slots.items():
             capacity[cand] = capacity.get(cand, 0) + n
-        if len(hidden) != sum(capacity.values()):
+        count = len(self.cards) - len(self.known)  # the hidden cards
+        if count != sum(capacity.values()):
             return False
         if len(capacity) == 1:
             (cand,) = capacity
-            return all(card in cand for card in hidden)
+            return len(cand) == count  # candidates are hidden cards: all of them, then
+        hidden = self.hidden()
         groups = list(capacity.items())
         members: list[list[Card]] = [[] for _ in groups]
 

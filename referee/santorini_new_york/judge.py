@@ -48,32 +48,51 @@ class Written(NamedTuple):
         return len(self.columns)
 
 
+# A step's engine steps on a board, by the identities of both (the line parser keeps each step it reads, so the same
+# objects come back); the entry holds the step and the board, so their ids stay theirs while it is kept.
+_WRITTEN: dict[tuple[int, int], tuple[Step, BoardMap, tuple[Written, ...]]] = {}
+WRITTEN_LIMIT = 100_000
+
+
 def written_steps(steps: tuple[Step, ...], board: BoardMap) -> list[Written]:
     """The record's steps, one per engine step (``build a, b`` is two builds)."""
     out: list[Written] = []
     for step in steps:
-        if isinstance(step, (MoveStep, ForceStep)):
-            kind = "move" if isinstance(step, MoveStep) else "force"
-            squares = (step.frm, step.to)
-            out.append(
-                Written(
-                    kind,
-                    tuple(board.cell(s.name) for s in squares),
-                    tuple(s.name for s in squares),
-                    (step.column, step.frm.column, step.to.column),
-                )
+        key = (id(step), id(board))
+        found = _WRITTEN.get(key)
+        if found is None or found[0] is not step or found[1] is not board:
+            if len(_WRITTEN) >= WRITTEN_LIMIT:
+                _WRITTEN.clear()
+            found = _WRITTEN[key] = (step, board, tuple(written_step(step, board)))
+        out.extend(found[2])
+    return out
+
+
+def written_step(step: Step, board: BoardMap) -> list[Written]:
+    """One step of the record as engine steps."""
+    out: list[Written] = []
+    if isinstance(step, (MoveStep, ForceStep)):
+        kind = "move" if isinstance(step, MoveStep) else "force"
+        squares = (step.frm, step.to)
+        out.append(
+            Written(
+                kind,
+                tuple(board.cell(s.name) for s in squares),
+                tuple(s.name for s in squares),
+                (step.column, step.frm.column, step.to.column),
             )
-        elif isinstance(step, BuildStep):
-            for index, target in enumerate(step.targets):
-                lead = step.column if index == 0 else target.square.column
-                columns = (lead, target.square.column) + ((target.claim_column,) if target.claim is not None else ())
-                out.append(
-                    Written("build", (board.cell(target.square.name),), (target.square.name,), columns, target.claim)
-                )
-        else:
+        )
+    elif isinstance(step, BuildStep):
+        for index, target in enumerate(step.targets):
+            lead = step.column if index == 0 else target.square.column
+            columns = (lead, target.square.column) + ((target.claim_column,) if target.claim is not None else ())
             out.append(
-                Written("sky", (board.cell(step.square.name),), (step.square.name,), (step.column, step.square.column))
+                Written("build", (board.cell(target.square.name),), (target.square.name,), columns, target.claim)
             )
+    else:
+        out.append(
+            Written("sky", (board.cell(step.square.name),), (step.square.name,), (step.column, step.square.column))
+        )
     return out
 
 
@@ -100,6 +119,13 @@ class Follow(Guide):
             return False
         kinds, a, b, claim = self.want[index]
         return act.kind in kinds and act.a == a and act.b == b and (claim is None or claim == act.level)
+
+    def may(self, p: Path, kind: str, a: int | None) -> bool:
+        index = len(p.acts)
+        if index >= self.size:
+            return False
+        want = self.want[index]
+        return kind in want[0] and (a is None or a == want[1])
 
 
 class Seek(Guide):

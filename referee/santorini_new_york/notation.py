@@ -392,10 +392,18 @@ class SNYLineParser(LineParser):
         )
         self._sny_templates: dict[tuple[str, str], tuple[Any, int] | None] = {}  # (template head, piece) -> entry, size
         self._sny_placed: dict[tuple[str, str, int], Any] = {}  # (template head, piece, column) -> entry
+        self._sny_lines: dict[str, object] = {}  # plain lines read
 
     def parse(self, text: str) -> object:
-        statement = self.read_plain(text)
-        return statement if statement is not None else super().parse(text)
+        statement = self._sny_lines.get(text)
+        if statement is None:
+            statement = self.read_plain(text)
+            if statement is None:
+                return super().parse(text)
+            if len(self._sny_lines) >= self.PIECE_LIMIT:
+                self._sny_lines.clear()
+            self._sny_lines[text] = statement
+        return statement
 
     def read_plain(self, text: str) -> object | None:
         """The statement of a plain line read piece by piece, or None (then it is parsed whole)."""

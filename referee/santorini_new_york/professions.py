@@ -75,7 +75,7 @@ def engineer(t: TurnContext, pos: Position) -> Iterator[Path]:
         base = start.reach(SKYSCRAPER, (w,))
         yield from move_then_build(t, base, w)
         near = [w] if t.options.engineer_skyscraper_by_mover else t.own(pos)
-        for cell in t.skyscraper_spaces(pos, near):
+        for cell in t.skyscraper_spaces(pos, near) if t.may(base, "sky") else ():
             built = t.skyscraper(base, cell)
             if built is not None:
                 yield from move_then_build(t, built.tag(SKYSCRAPER), w)
@@ -309,6 +309,8 @@ def _free_space(t: TurnContext, pos: Position, cell: int) -> bool:
 def subway_moves(t: TurnContext, p: Path, w: int) -> Moves:
     """North, south, east or west to the first unoccupied space (passing over anything), climbing at most 1;
     [D11] a too-high first unoccupied space closes the direction."""
+    if not t.may(p, "move", w):
+        return
     for direction in ORTHOGONAL:
         for cell in t.geo.line(w, direction):
             if not _free_space(t, p.pos, cell):
@@ -328,6 +330,8 @@ def subway_operator(t: TurnContext, pos: Position) -> Iterator[Path]:
 
 def taxi_moves(t: TurnContext, p: Path, w: int) -> Moves:
     """Exactly 2 or 3 spaces in one of the 8 directions, passing over anything, climbing at most 1."""
+    if not t.may(p, "move", w):
+        return
     for direction in ORTHOGONAL + DIAGONAL:
         for distance in (2, 3):
             cell = t.geo.step(w, direction, distance)
@@ -344,6 +348,8 @@ def taxi_driver(t: TurnContext, pos: Position) -> Iterator[Path]:
 def tour_bus_moves(t: TurnContext, p: Path, w: int) -> Moves:
     """North, south, east or west to an unoccupied space next to a skyscraper, passing over anything, climbing at
     most 1; [D11] any such space along the line (or only the first, with the option off)."""
+    if not t.may(p, "move", w):
+        return
     for direction in ORTHOGONAL:
         for cell in t.geo.line(w, direction):
             if not _free_space(t, p.pos, cell) or not any(n in p.pos.sky for n in t.geo.neighbours[cell]):
