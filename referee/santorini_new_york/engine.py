@@ -127,6 +127,9 @@ class Path(NamedTuple):
         return self.reach(effect, Steps(self.acts))
 
 
+NOWHERE: frozenset[int | None] = frozenset()  # an aim no step may follow
+
+
 class Steps(tuple[Act, ...]):
     """An effect's key that is the turn's steps before its moment: every turn reaching it starts with them."""
 
@@ -141,10 +144,10 @@ class Guide:
     def allows(self, p: Path, act: Act) -> bool:
         raise NotImplementedError
 
-    def may(self, p: Path, kind: str, a: int | None) -> bool:
-        """Could ``p``'s next step be of ``kind`` (``act.kind``) from cell ``a`` (None: any)? False only where
-        ``allows`` would refuse every such step (a piece then skips its loop)."""
-        return True
+    def aim(self, p: Path, kind: str, a: int | None) -> frozenset[int | None] | None:
+        """Where ``p``'s next step of ``kind`` (``act.kind``) from cell ``a`` (None: any) may go (its ``act.b``;
+        None: anywhere): ``allows`` refuses every such step to another cell (a piece then skips them)."""
+        return None
 
 
 @dataclass
@@ -186,9 +189,13 @@ class TurnContext:
     def start(self, pos: Position) -> Path:
         return Path((), pos)
 
+    def aim(self, p: Path, kind: str, a: int | None = None) -> frozenset[int | None] | None:
+        """Where the next step of this kind, from ``a``, may go in this enumeration (None: anywhere, unguided)."""
+        return None if self.guide is None else self.guide.aim(p, kind, a)
+
     def may(self, p: Path, kind: str, a: int | None = None) -> bool:
         """Could the next step be of this kind, from ``a``, in this enumeration (always, unguided)?"""
-        return self.guide is None or self.guide.may(p, kind, a)
+        return self.guide is None or self.guide.aim(p, kind, a) != NOWHERE
 
     def guided(self, guide: Guide | None) -> TurnContext:
         """The same context, its enumerations following ``guide``."""
@@ -255,7 +262,10 @@ class TurnContext:
         cells = {n for c in near for n in self.geo.neighbours[c]}
         return sorted(c for c in cells if pos.height[c] == 0 and not pos.occupied(c))
 
-    def build_spaces(self, pos: Position, at: int) -> list[int]:
+    def build_spaces(self, pos: Position, at: int, aim: frozenset[int | None] | None = None) -> list[int]:
+        """The unoccupied spaces next to ``at`` (among ``aim``, when given: ``TurnContext.aim``)."""
+        if aim is not None:
+            return [n for n in self.geo.neighbours[at] if n in aim and not pos.occupied(n)]
         return [n for n in self.geo.neighbours[at] if not pos.occupied(n)]
 
 
@@ -265,9 +275,8 @@ Moves = Iterator[tuple[Path, int]]
 
 def plain_moves(t: TurnContext, p: Path, w: int) -> Moves:
     """A normal move: to an unoccupied neighbouring space, up at most one level."""
-    if not t.may(p, "move", w):
-        return
-    for to in t.geo.neighbours[w]:
+    aim = t.aim(p, "move", w)
+    for to in t.geo.neighbours[w] if aim is None else [n for n in t.geo.neighbours[w] if n in aim]:
         if not p.pos.occupied(to) and t.climbs_ok(p.pos, w, to):
             moved = t.move(p, w, to)
             if moved is not None:
@@ -276,9 +285,7 @@ def plain_moves(t: TurnContext, p: Path, w: int) -> Moves:
 
 def one_build(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     """A normal build: one block or rooftop next to the worker's space ``at``."""
-    if not t.may(p, "build"):
-        return
-    for cell in t.build_spaces(p.pos, at):
+    for cell in t.build_spaces(p.pos, at, t.aim(p, "build")):
         built = t.build(p, cell)
         if built is not None:
             yield built

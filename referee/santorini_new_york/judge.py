@@ -19,7 +19,17 @@ from typing import Any, NamedTuple
 
 from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.codes import SNYCode
-from referee.santorini_new_york.engine import ROOF, Act, Guide, Path, Position, Steps, TurnContext, replay_acts
+from referee.santorini_new_york.engine import (
+    NOWHERE,
+    ROOF,
+    Act,
+    Guide,
+    Path,
+    Position,
+    Steps,
+    TurnContext,
+    replay_acts,
+)
 from referee.santorini_new_york.notation import BuildStep, ForceStep, MoveStep, Step
 from referee.santorini_new_york.professions import PROFESSIONS
 
@@ -108,24 +118,25 @@ class Follow(Guide):
     __slots__ = ("size", "want")
 
     def __init__(self, written: list[Written]) -> None:
+        # kinds, a, b (a build's or skyscraper's act has its cell twice), the claim, the aim (b alone)
         self.want = tuple(
-            (KINDS_FOLLOWED[w.kind], w.cells[0], w.cells[-1], w.claim) for w in written
-        )  # a build's or skyscraper's act has its cell twice (a, b)
+            (KINDS_FOLLOWED[w.kind], w.cells[0], w.cells[-1], w.claim, frozenset((w.cells[-1],))) for w in written
+        )
         self.size = len(written)
 
     def allows(self, p: Path, act: Act) -> bool:
         index = len(p.acts)
         if index >= self.size:
             return False
-        kinds, a, b, claim = self.want[index]
+        kinds, a, b, claim, _ = self.want[index]
         return act.kind in kinds and act.a == a and act.b == b and (claim is None or claim == act.level)
 
-    def may(self, p: Path, kind: str, a: int | None) -> bool:
+    def aim(self, p: Path, kind: str, a: int | None) -> frozenset[int | None] | None:
         index = len(p.acts)
         if index >= self.size:
-            return False
+            return NOWHERE
         want = self.want[index]
-        return kind in want[0] and (a is None or a == want[1])
+        return want[4] if kind in want[0] and (a is None or a == want[1]) else NOWHERE
 
 
 class Seek(Guide):

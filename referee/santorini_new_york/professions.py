@@ -84,11 +84,11 @@ def engineer(t: TurnContext, pos: Position) -> Iterator[Path]:
 # ---------------------------------------------------------------------------------------------- Builders
 def two_builds(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     """Iron Worker: two builds on two different spaces next to the worker (must)."""
-    for first in t.build_spaces(p.pos, at):
+    for first in t.build_spaces(p.pos, at, t.aim(p, "build")):
         once = t.build(p, first)
         if once is None:
             continue
-        for second in t.build_spaces(once.pos, at):
+        for second in t.build_spaces(once.pos, at, t.aim(once, "build")):
             twice = t.build(once, second) if second != first else None
             if twice is not None:
                 yield twice
