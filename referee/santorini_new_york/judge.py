@@ -52,29 +52,34 @@ class Written(NamedTuple):
     squares: tuple[str, ...]
     columns: tuple[int, ...]
     claim: int | None = None
+    follow: tuple[Any, ...] = ()  # what ``Follow`` compares an engine step with (``followed``)
 
     @property
     def size(self) -> int:
         return len(self.columns)
 
 
-# A step's engine steps on a board, by the identities of both (the line parser keeps each step it reads, so the same
-# objects come back); the entry holds the step and the board, so their ids stay theirs while it is kept.
-_WRITTEN: dict[tuple[int, int], tuple[Step, BoardMap, tuple[Written, ...]]] = {}
+# Each step's engine steps, per board (by its identity: the entry holds the board, so its id stays its own).
+_WRITTEN: dict[int, tuple[BoardMap, dict[Step, tuple[Written, ...]]]] = {}
 WRITTEN_LIMIT = 100_000
 
 
 def written_steps(steps: tuple[Step, ...], board: BoardMap) -> list[Written]:
     """The record's steps, one per engine step (``build a, b`` is two builds)."""
+    held = _WRITTEN.get(id(board))
+    if held is None or held[0] is not board:
+        if len(_WRITTEN) >= 16:
+            _WRITTEN.clear()
+        held = _WRITTEN[id(board)] = (board, {})
+    known = held[1]
     out: list[Written] = []
     for step in steps:
-        key = (id(step), id(board))
-        found = _WRITTEN.get(key)
-        if found is None or found[0] is not step or found[1] is not board:
-            if len(_WRITTEN) >= WRITTEN_LIMIT:
-                _WRITTEN.clear()
-            found = _WRITTEN[key] = (step, board, tuple(written_step(step, board)))
-        out.extend(found[2])
+        found = known.get(step)
+        if found is None:
+            if len(known) >= WRITTEN_LIMIT:
+                known.clear()
+            found = known[step] = tuple(written_step(step, board))
+        out.extend(found)
     return out
 
 
@@ -103,12 +108,18 @@ def written_step(step: Step, board: BoardMap) -> list[Written]:
         out.append(
             Written("sky", (board.cell(step.square.name),), (step.square.name,), (step.column, step.square.column))
         )
-    return out
+    return [w._replace(follow=followed(w)) for w in out]
 
 
 # --------------------------------------------------------------------------------------------- the record's turn
 Key = tuple[Any, ...]  # an effect's key (engine.Path.reach)
 KINDS_FOLLOWED = {"move": ("move", "compel"), "force": ("force", "compel"), "build": ("build",), "sky": ("sky",)}
+
+
+def followed(w: Written) -> tuple[Any, ...]:
+    """The engine steps a record step is: their kinds (a written move or force may be the Night Guard's compelled
+    move), a and b (a build's or skyscraper's act has its cell twice), the claimed level, and the aim (b alone)."""
+    return (KINDS_FOLLOWED[w.kind], w.cells[0], w.cells[-1], w.claim, frozenset((w.cells[-1],)))
 
 
 class Follow(Guide):
@@ -118,10 +129,7 @@ class Follow(Guide):
     __slots__ = ("size", "want")
 
     def __init__(self, written: list[Written]) -> None:
-        # kinds, a, b (a build's or skyscraper's act has its cell twice), the claim, the aim (b alone)
-        self.want = tuple(
-            (KINDS_FOLLOWED[w.kind], w.cells[0], w.cells[-1], w.claim, frozenset((w.cells[-1],))) for w in written
-        )
+        self.want = [w.follow for w in written]  # see ``followed``
         self.size = len(written)
 
     def allows(self, p: Path, act: Act) -> bool:

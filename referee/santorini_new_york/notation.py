@@ -289,7 +289,7 @@ SYNTAX_EXAMPLES = (
 
 
 # --- reading lines piece by piece -----------------------------------------------------------------------------
-PLAIN_LINE = re.compile(r"[\x20-\x7e\t]*")  # printable ASCII, spaces and tabs (no comment, no quoted name below)
+PLAIN_LINE = re.compile(r"[\t\x20\x21\x24-\x7e]*")  # printable ASCII and tabs, but no '"' (a quoted name), no '#'
 BLANKS = " \t"  # the grammar's whitespace within a line (WS)
 WORD_NAME = re.compile(r"\w+")  # a player name no keyword or other terminal can start (ASCII)
 
@@ -391,8 +391,9 @@ class SNYLineParser(LineParser):
             Path(__file__).with_name("santorini_new_york.lark"), StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES
         )
         self._sny_templates: dict[tuple[str, str], tuple[Any, int] | None] = {}  # (template head, piece) -> entry, size
-        self._sny_placed: dict[tuple[str, str, int], Any] = {}  # (template head, piece, column) -> entry
+        self._sny_placed: dict[tuple[str, str, int], Any] = {}  # (template head, piece, its start) -> entry
         self._sny_lines: dict[str, object] = {}  # plain lines read
+        self._sny_rests: dict[tuple[str, str, int], tuple[Any, ...]] = {}  # (template head, rest, start) -> entries
 
     def parse(self, text: str) -> object:
         statement = self._sny_lines.get(text)
@@ -407,7 +408,7 @@ class SNYLineParser(LineParser):
 
     def read_plain(self, text: str) -> object | None:
         """The statement of a plain line read piece by piece, or None (then it is parsed whole)."""
-        if "#" in text or '"' in text or len(text) > 256 or not PLAIN_LINE.fullmatch(text):
+        if len(text) > 256 or not PLAIN_LINE.fullmatch(text):
             return None
         head, colon, rest = text.partition(":")
         if not colon:
@@ -437,16 +438,20 @@ class SNYLineParser(LineParser):
     def _entries_of(self, template: str, rest: str, separator: str, start: int) -> tuple[Any, ...] | None:
         """Each piece of ``rest`` (which begins after ``start`` characters of the line) read as the one entry of a
         template line, with its columns in the line."""
+        whole = (template, rest, start)
+        entries = self._sny_rests.get(whole)
+        if entries is not None:
+            return entries
         out = []
         offset = start
         for piece in rest.split(separator):
-            stripped = piece.strip(BLANKS)
-            if not stripped:
-                return None
-            column = offset + len(piece) - len(piece.lstrip(BLANKS)) + 1
-            key = (template, stripped, column)
+            key = (template, piece, offset)
             entry = self._sny_placed.get(key)
             if entry is None:
+                stripped = piece.strip(BLANKS)
+                if not stripped:
+                    return None
+                column = offset + len(piece) - len(piece.lstrip(BLANKS)) + 1
                 entry = read_step(stripped, column) if template == "x:" else None
                 if entry is None:
                     found = self._entry_of(template, stripped)
@@ -459,7 +464,11 @@ class SNYLineParser(LineParser):
                 self._sny_placed[key] = entry
             out.append(entry)
             offset += len(piece) + 1
-        return tuple(out)
+        entries = tuple(out)
+        if len(self._sny_rests) >= self.PIECE_LIMIT:
+            self._sny_rests.clear()
+        self._sny_rests[whole] = entries
+        return entries
 
     def _entry_of(self, template: str, piece: str) -> tuple[Any, int] | None:
         """A piece read as the only entry of ``TEMPLATE PIECE`` (the whole grammar), and the template's length; None
