@@ -148,8 +148,9 @@ class Follow(Guide):
 
 
 class Seek(Guide):
-    """Turns that may reach an effect's moment with a given key (None: anywhere in the turn): those following the
-    key's steps (``Steps``), and none that reached the moment with another key (a turn reaches it once)."""
+    """Turns that may perform an effect at its moment with a given key (None: anywhere in the turn): those following
+    the key's steps (``Steps``); none that reached the moment with another key (a turn reaches it once), and none
+    that makes a step after the moment without the effect's tag (a turn is tagged before the effect's first step)."""
 
     __slots__ = ("effect", "key", "prefix")
 
@@ -163,11 +164,25 @@ class Seek(Guide):
             index = len(p.acts)
             if index < len(prefix) and act != prefix[index]:
                 return False
-        if self.key is not None:
-            for effect, key in p.points:
-                if effect == self.effect and key != self.key:
-                    return False
-        return True
+        return not self._passed(p)
+
+    def aim(self, p: Path, kind: str, a: int | None) -> frozenset[int | None] | None:
+        if self._passed(p):
+            return NOWHERE
+        prefix = self.prefix
+        if prefix is not None:
+            index = len(p.acts)
+            if index < len(prefix):
+                act = prefix[index]
+                return frozenset((act.b,)) if act.kind == kind and (a is None or a == act.a) else NOWHERE
+        return None
+
+    def _passed(self, p: Path) -> bool:
+        """Has ``p`` passed the moment sought (with another key, or without performing the effect)?"""
+        for effect, key in p.points:
+            if effect == self.effect and (effect not in p.tags or (self.key is not None and key != self.key)):
+                return True
+        return False
 
 
 def performs(t: TurnContext, pos: Position, effect: str, key: Key | None) -> bool:

@@ -3,11 +3,12 @@ profession, with its clauses in words (the docs and the error messages quote the
 
 A turn function yields the candidate turns of the played card (``engine.Path``); "must" is structure (a path that
 cannot meet it is never yielded), "if possible" is an effect: ``reach(E, key)`` where its moment comes
-(``reach_here(E)`` when the key is the steps so far), ``tag(E)`` when the turn performs it. ``engine.settle`` keeps
-the turns the [D2] reading allows. Every step is made by the context (``t.move``, ``t.force``, ``t.build``,
-``t.skyscraper``), which returns None for a step a guided enumeration does not follow (``engine.Guide``): a turn
-function skips it, and decides nothing from whether a step was made. Rulings cited are those of the rules
-reference, section 8.
+(``reach_here(E)`` when the key is the steps so far), ``tag(E)`` when the turn performs it — before the effect's
+first step, so a turn that makes a step after the moment without the tag never performs it (a search for a turn
+that does follows no other: ``judge.Seek``). ``engine.settle`` keeps the turns the [D2] reading allows. Every step
+is made by the context (``t.move``, ``t.force``, ``t.build``, ``t.skyscraper``), which returns None for a step a
+guided enumeration does not follow (``engine.Guide``): a turn function skips it, and decides nothing from whether a
+step was made. Rulings cited are those of the rules reference, section 8.
 """
 
 from __future__ import annotations
@@ -75,10 +76,11 @@ def engineer(t: TurnContext, pos: Position) -> Iterator[Path]:
         base = start.reach(SKYSCRAPER, (w,))
         yield from move_then_build(t, base, w)
         near = [w] if t.options.engineer_skyscraper_by_mover else t.own(pos)
-        for cell in t.skyscraper_spaces(pos, near) if t.may(base, "sky") else ():
-            built = t.skyscraper(base, cell)
+        tagged = base.tag(SKYSCRAPER)
+        for cell in t.skyscraper_spaces(pos, near) if t.may(tagged, "sky") else ():
+            built = t.skyscraper(tagged, cell)
             if built is not None:
-                yield from move_then_build(t, built.tag(SKYSCRAPER), w)
+                yield from move_then_build(t, built, w)
 
 
 # ---------------------------------------------------------------------------------------------- Builders
@@ -168,13 +170,13 @@ def foreman_builds(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
         yield from one_build(t, base, at)
     for chosen in t.workers_next_to(p.pos, at):
         for first in t.build_spaces(p.pos, chosen):
-            once = t.build(base, first)
+            once = t.build(base.tag(FOREMAN) if effect else base, first)
             if once is None:
                 continue
             for second in t.build_spaces(once.pos, chosen):
                 twice = t.build(once, second) if second != first else None
                 if twice is not None:
-                    yield twice.tag(FOREMAN) if effect else twice
+                    yield twice
 
 
 def foreman(t: TurnContext, pos: Position) -> Iterator[Path]:
@@ -197,10 +199,10 @@ def nypd_moves(t: TurnContext, p: Path, w: int) -> Moves:
         if not t.geo.board.is_space(back) or p.pos.occupied(back) or not t.climbs_ok(p.pos, w, other):
             continue
         assert back is not None
-        pushed = t.force(base, other, back)
+        pushed = t.force(base if optional else base.tag(PUSH), other, back)
         if pushed is None:
             continue
-        moved = t.move(pushed if optional else pushed.tag(PUSH), w, other)
+        moved = t.move(pushed, w, other)
         if moved is not None:
             yield moved, other
 
@@ -223,17 +225,18 @@ def night_guard_end(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     move it (ruling 6: the guard may choose one that cannot move)."""
     base = p.reach_here(COMPEL)
     yield base
+    tagged = base.tag(COMPEL)
     for worker in t.opponents_next_to(p.pos, at):
         spaces = compelled_spaces(t, p.pos, worker)
         if not spaces:
-            yield base.tag(COMPEL)
+            yield tagged
         for to in spaces:
             if t.options.night_guard_normal_move:
-                compelled = t.move(base, worker, to, kind="compel")
+                compelled = t.move(tagged, worker, to, kind="compel")
             else:
-                compelled = t.force(base, worker, to, kind="compel")
+                compelled = t.force(tagged, worker, to, kind="compel")
             if compelled is not None:
-                yield compelled.tag(COMPEL)
+                yield compelled
 
 
 def night_guard(t: TurnContext, pos: Position) -> Iterator[Path]:
@@ -249,9 +252,9 @@ def street_vendor_end(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     if built.level == ROOF:
         return
     for worker in t.opponents_next_to(p.pos, built.a):
-        forced = t.force(base, worker, built.a)
+        forced = t.force(base.tag(VENDOR), worker, built.a)
         if forced is not None:
-            yield forced.tag(VENDOR)
+            yield forced
 
 
 def street_vendor(t: TurnContext, pos: Position) -> Iterator[Path]:
@@ -272,9 +275,9 @@ def fashion_designer(t: TurnContext, pos: Position) -> Iterator[Path]:
                 continue
             yield from one_build(t, moved.reach(CHOSEN, (w,)), at)
             for worker in chosen:
-                forced = t.force(moved, worker, w)
+                forced = t.force(moved.reach(CHOSEN, (w,)).tag(CHOSEN), worker, w)
                 if forced is not None:
-                    yield from one_build(t, forced.reach(CHOSEN, (w,)).tag(CHOSEN), at)
+                    yield from one_build(t, forced, at)
 
 
 def reporter_end(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
@@ -285,9 +288,9 @@ def reporter_end(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     for worker in t.opponents_next_to(p.pos, at):
         for direction in _report_directions(t, worker, at):
             target = next((c for c in t.geo.line(worker, direction) if _free_space(t, p.pos, c)), None)
-            forced = t.force(base, worker, target) if target is not None else None
+            forced = t.force(base.tag(REPORT), worker, target) if target is not None else None
             if forced is not None:
-                yield forced.tag(REPORT)
+                yield forced
 
 
 def _report_directions(t: TurnContext, worker: int, reporter: int) -> tuple[tuple[int, int], ...]:
