@@ -39,7 +39,11 @@ class RefereeGroup(click.Group):
     Commands with heavy imports live in their own modules, named in ``LAZY`` ("module:attribute") and imported only
     when run or listed, so ``referee check`` starts fast."""
 
-    LAZY: ClassVar[dict[str, str]] = {}
+    LAZY: ClassVar[dict[str, str]] = {
+        "variant": "referee.variants_cli:variant",
+        "stats": "referee.variants_cli:stats",
+        "report": "referee.report.command:report",
+    }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})

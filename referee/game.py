@@ -6,6 +6,7 @@ import dataclasses
 import random
 import sys
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -292,6 +293,16 @@ class SetupContext:
             raise self.error_at_tag(tag, kind, f"the {what} file {excerpt(reference)} is not UTF-8 text") from None
 
 
+class GeneratorFailed(RuntimeError):
+    """``Game.play`` could not finish a game: the statements it had written (record text, each accepted), the one
+    the referee refused (None when it found none to write) and why. ``referee variant check`` turns it into a
+    counterexample record."""
+
+    def __init__(self, lines: list[str], refused: str | None, reason: Exception) -> None:
+        super().__init__(f"the generator stopped after {len(lines)} statement(s): {reason}")
+        self.lines, self.refused, self.reason = lines, refused, reason
+
+
 StateT = TypeVar("StateT", bound="GameState")
 OptionsT = TypeVar("OptionsT")
 
@@ -321,6 +332,9 @@ class Game(ABC, Generic[StateT, OptionsT]):
     # a ``referee.testkit.GameAdapter``).
     proofs_module: ClassVar[str | None] = None
     property_adapter: ClassVar[str | None] = None
+    # The module whose ``snapshot(state) -> dict`` gives the report page a picture of a position as plain data
+    # (``referee report``, docs/report.md); None: the page shows the state summary as text.
+    picture_module: ClassVar[str | None] = None
     # The game's documentation page (rules as implemented, notation, options, codes), relative to the project.
     doc_page: ClassVar[str | None] = None
     _parser: ClassVar[LineParser | None] = None
@@ -336,6 +350,23 @@ class Game(ABC, Generic[StateT, OptionsT]):
     def check_options(cls, options: Any) -> str | None:
         """A problem of a whole set of options (values that do not fit together or name unknown cards), or None."""
         return None
+
+    # House-rule card changes (a variant's ``[cards]`` table, docs/variants.md): the card attributes a variant may
+    # change, each with what it means ({}: the game takes no card changes). The changes are kept in the game's rule
+    # option ``cards`` as sorted (card, attribute, value) triples, so every rule, the generator and the proofs read
+    # them from the options they are given.
+    card_attributes: ClassVar[dict[str, str]] = {}
+
+    @classmethod
+    def card_names(cls, options: Any) -> dict[str, str]:
+        """Lower-case name or alias -> canonical name of every card a ``[cards]`` table may change."""
+        return {}
+
+    @classmethod
+    def stats(cls, statements: list[Any], state: StateT) -> dict[str, Counter[str]]:
+        """What a finished game says about balance, as named counters (e.g. ``{"bought": Counter({"Market": 2})}``:
+        how often each card was bought), counted from its statements or its final state (``referee stats``)."""
+        return {}
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

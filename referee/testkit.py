@@ -106,6 +106,11 @@ class GameAdapter(Generic[StateT]):
         """A statement with every source position zeroed (two parses of the same text compare equal)."""
         return zero_columns(statement)
 
+    def policies(self) -> dict[str, Callable[[GameState, random.Random, list[Any]], Any | None]]:
+        """The playout policies ``referee variant check`` plays each game with (name -> step function): random
+        play, and a game may add others that stress its end (e.g. players who pass whenever they may)."""
+        return {"random": self.step}
+
     def player_counts(self) -> list[int]:
         return list(range(self.game.min_players, self.game.max_players + 1))
 

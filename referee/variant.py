@@ -8,6 +8,8 @@ A variant file::
     description = "Cards can become free."
     [options]
     min_price = 0
+    [cards."Pub"]                    # card changes (games that take them: Game.card_attributes)
+    copies = 0
 
 Registered variants are the ``*.toml`` files a game ships in its package's ``variants/`` folder; a record's
 ``Variant`` tag names one of them or gives a path relative to the record file (confined to the record's folder, see
@@ -28,7 +30,9 @@ from referee.game import GameType, check_option
 from referee.record import excerpt
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, read_limited
 
-TOP_LEVEL = {"name": str, "game": str, "ruleset": str, "description": str, "options": dict}
+TOP_LEVEL = {"name": str, "game": str, "ruleset": str, "description": str, "options": dict, "cards": dict}
+CARD_OPTION = "cards"  # the rule option that keeps a variant's card changes (see ``Game.card_attributes``)
+MAX_CARD_VALUE = 999  # copies, costs, VP and income of a changed card stay below this
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class Variant:
     description: str
     options: dict[str, Any]
     path: Path | None
+    cards: dict[str, Any] = dataclasses.field(default_factory=dict)  # card name -> {attribute: value}
 
 
 def _bad(source: str, why: str) -> RefereeError:
@@ -65,7 +70,15 @@ def parse_variant(text: str, source: str, path: Path | None = None) -> Variant:
     if "game" not in data:
         raise _bad(source, "needs 'game' (the game's title or id)")
     name = data.get("name", path.stem if path else source)
-    return Variant(name, data["game"], data.get("ruleset"), data.get("description", ""), data.get("options", {}), path)
+    return Variant(
+        name,
+        data["game"],
+        data.get("ruleset"),
+        data.get("description", ""),
+        data.get("options", {}),
+        path,
+        data.get("cards", {}),
+    )
 
 
 def load_variant(path: Path, policy: ReadPolicy = DEFAULT_POLICY) -> Variant:
@@ -130,15 +143,47 @@ def apply_variant(game: GameType, base: Any, variant: Variant, keep_ruleset: boo
             raise _bad(
                 variant.name, f"no rule option {excerpt(name)} in {game.title} (see 'referee options {game.id}')"
             )
+        if name == CARD_OPTION and game.card_attributes:
+            raise _bad(variant.name, f"option '{name}' is set by the [cards] table, e.g. [cards.\"NAME\"] copies = 0")
         problem, checked = check_option(fields[name], getattr(base, name), value)
         if problem:
             raise _bad(variant.name, f"option '{name}' {problem}")
         changes[name] = checked
     options = dataclasses.replace(base, **changes)
+    if variant.cards:
+        options = dataclasses.replace(options, **{CARD_OPTION: card_changes(game, options, variant)})
     problem = game.check_options(options)
     if problem:
         raise _bad(variant.name, problem)
     return options
+
+
+def card_changes(game: GameType, options: Any, variant: Variant) -> tuple[tuple[str, str, int], ...]:
+    """The options' card changes with the variant's ``[cards]`` table laid over them: each card named as the game
+    knows it (aliases allowed), each attribute one the game lets a variant change, each value a whole number from 0
+    to ``MAX_CARD_VALUE``; sorted (card, attribute, value) triples, so equal changes give equal options."""
+    if not game.card_attributes:
+        raise _bad(variant.name, f"{game.title} takes no [cards] table (its rule options say what may change)")
+    names = game.card_names(options)
+    attributes = ", ".join(game.card_attributes)
+    merged = {(card, attribute): value for card, attribute, value in getattr(options, CARD_OPTION)}
+    for written, table in variant.cards.items():
+        card = names.get(" ".join(written.lower().split()))
+        if card is None:
+            raise _bad(variant.name, f"[cards] names no card of {game.title}: {excerpt(written)}")
+        if not isinstance(table, dict) or not table:
+            raise _bad(variant.name, f'[cards."{card}"] is a table of changes ({attributes}), e.g. copies = 0')
+        for attribute, value in table.items():
+            if attribute not in game.card_attributes:
+                raise _bad(variant.name, f'[cards."{card}"] {excerpt(attribute)} cannot be changed ({attributes})')
+            if type(value) is not int or not 0 <= value <= MAX_CARD_VALUE:
+                raise _bad(
+                    variant.name,
+                    f'[cards."{card}"] {attribute} takes a whole number from 0 to {MAX_CARD_VALUE}, not '
+                    f"{excerpt(repr(value))}",
+                )
+            merged[(card, attribute)] = value
+    return tuple(sorted((card, attribute, value) for (card, attribute), value in merged.items()))
 
 
 def resolve_options(
@@ -167,6 +212,7 @@ __all__ = [
     "RefereeError",
     "Variant",
     "apply_variant",
+    "card_changes",
     "find_variant",
     "load_variant",
     "parse_variant",

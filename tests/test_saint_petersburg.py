@@ -1007,6 +1007,8 @@ class TestOptions:
             "rubles_per_vp",
             "hand_penalty",
             "variety_table",
+            "discard_lower_row",  # tests/test_variants.py
+            "cards",  # tests/test_variants.py
         }
         assert {f.name for f in dataclasses.fields(SECOND_EDITION)} == covered
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from referee.record import NameRef
 from referee.saint_petersburg import SaintPetersburg
-from referee.saint_petersburg.cards import DECKS, PHASES
+from referee.saint_petersburg.cards import DECKS, PHASES, card_table
 from referee.saint_petersburg.notation import (
     Actor,
     Buy,
@@ -32,7 +32,13 @@ from referee.saint_petersburg.state import ACTING, BETWEEN, DEALING, OVER, SETUP
 from referee.testkit import Checker, Config, GameAdapter
 
 RULES_MIN_PAYMENT = 1  # the rules reference: "no card ever costs less than 1 ruble"
-TOTAL_CARDS = 116
+TOTAL_CARDS = 116  # the printed deck; a house rule's card changes may change it (total_cards)
+
+
+def total_cards(options: Any) -> int:
+    return sum(card.copies for card in card_table(options.edition, options.cards).values())
+
+
 TOKEN_SPREAD = {2: [2, 2], 3: [1, 1, 2], 4: [1, 1, 1, 1]}
 
 
@@ -55,10 +61,10 @@ class SaintPetersburgAdapter(GameAdapter[SPState]):
         ends after `players` passes in a row, so passes <= players*(non-pass turns + phases). The deals of two
         consecutive rounds fill at least one display (the lower row is discarded at each round end), so at most
         2*ceil(116/display)+3 rounds are played before a deck runs out and the end triggers."""
-        if options.refill_skip_when_untouched or options.display_size < 1:
-            return None  # untouched displays are never refilled: no bound is claimed
+        if options.refill_skip_when_untouched or options.display_size < 1 or not options.discard_lower_row:
+            return None  # untouched displays are never refilled, or the display never clears: no bound is claimed
         rounds = self.round_bound(options)
-        actions = 2 * TOTAL_CARDS
+        actions = 2 * total_cards(options)
         phases = 4 * rounds
         turns = actions + players * (actions + phases)
         between = rounds * (1 + 4 + 4 + 3 + players)  # round mark, headers, deals, score claims, pubs
@@ -66,7 +72,16 @@ class SaintPetersburgAdapter(GameAdapter[SPState]):
 
     @staticmethod
     def round_bound(options: Any) -> int:
-        return 2 * math.ceil(TOTAL_CARDS / options.display_size) + 3
+        return 2 * math.ceil(total_cards(options) / options.display_size) + 3
+
+    def policies(self) -> dict:
+        """Random play, and players who pass whenever the rules allow (the end must come all the same)."""
+        return {"random": self.step, "passive": self.passive_step}
+
+    def passive_step(self, state: SPState, rng: random.Random, history: list) -> Any | None:
+        if state.stage == ACTING and not state.buy_only():
+            return Actor(_ref(state.players[state.to_act]), Pass())
+        return self.step(state, rng, history)
 
     def has_legal_action(self, state: SPState) -> bool:
         if state.stage == ACTING:
@@ -433,8 +448,8 @@ class SPChecker(Checker[SPState]):
             )
         for place in places:
             seen.update(c.name for c in place)
-        total = sum(seen.values())
-        self.fail(total == TOTAL_CARDS, f"{total} cards in play, not {TOTAL_CARDS}")
+        total, printed = sum(seen.values()), total_cards(self.options)
+        self.fail(total == printed, f"{total} cards in play, not {printed}")
         wrong = {name: (seen[name], card.copies) for name, card in state.cards.items() if seen[name] != card.copies}
         self.fail(not wrong, f"card copies off (seen, printed): {wrong}")
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 DECKS = ("workers", "buildings", "aristocrats", "upgrades")
 PHASES = ("worker", "building", "aristocrat", "upgrade")
@@ -85,5 +87,28 @@ ALIASES = {
 
 NAME_TABLE: dict[str, str] = {name.lower(): name for name in SECOND_EDITION}
 NAME_TABLE.update(ALIASES)
+
+# What a house rule's [cards] table may change (docs/variants.md).
+CARD_ATTRIBUTES = {
+    "copies": "copies of the card in its deck (0 removes it)",
+    "cost": "printed cost in rubles",
+    "rubles": "rubles it pays at its phase scoring",
+    "vp": "VP it scores at its phase scoring",
+}
+
+
+@cache
+def card_table(edition: int, changes: tuple[tuple[str, str, int], ...] = ()) -> dict[str, Card]:
+    """The card table of an edition with a house rule's card changes: one shared object per card, as identity is
+    equality (cached, so every state of the same rules shares it)."""
+    base = FIRST_EDITION if edition == 1 else SECOND_EDITION
+    if not changes:
+        return base
+    table = dict(base)
+    for name, attribute, value in changes:
+        changed: dict[str, Any] = {attribute: value}
+        table[name] = replace(table[name], **changed)
+    return table
+
 
 VARIETY_TABLE = (0, 1, 3, 6, 10, 15, 21, 28, 36, 45, 55)

@@ -202,8 +202,11 @@ class TurnFlow(Actions, ScoringRules):
 
     def _end_round(self) -> None:
         """The lower row is discarded, the upper row moves down, tokens pass left, Observatories turn face up."""
-        self.discards.extend(self.lower)
-        self.lower = self.upper
+        if self.options.discard_lower_row:
+            self.discards.extend(self.lower)
+            self.lower = self.upper
+        else:
+            self.lower = self.lower + self.upper
         self.upper = []
         n = len(self.players)
         self.holder = {phase: left_of(seat, n) for phase, seat in self.holder.items()}

@@ -79,6 +79,16 @@ class SPOptions:
         "VP for 0, 1, 2, ... distinct aristocrats; the last entry caps the scale.",
         min_items=1,
     )
+    discard_lower_row: bool = opt(
+        True,
+        "At the end of a round the lower row is discarded and the upper row moves down; false (a house rule): the "
+        "lower row stays and the upper row joins it.",
+    )
+    cards: tuple[tuple[str, str, int], ...] = opt(
+        (),
+        "Card changes of a house rule, set by a variant's [cards] table (docs/variants.md): copies, cost, rubles "
+        "(income) or VP of a card.",
+    )
 
 
 SECOND_EDITION = SPOptions()

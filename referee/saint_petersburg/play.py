@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from referee.game import GeneratorFailed
 from referee.record import NameRef, write_record
 from referee.saint_petersburg.cards import DECKS, PHASES
 from referee.saint_petersburg.notation import (
@@ -34,6 +35,7 @@ from referee.saint_petersburg.options import SPOptions
 from referee.saint_petersburg.state import ACTING, DEALING, OVER, SETUP, TOKEN_SPREAD, SPState
 
 WEIGHTS = {Buy: 6.0, Play: 4.0, Take: 1.0, Observe: 1.5}
+MAX_STATEMENTS = 20_000  # far beyond any game of the printed rules
 
 
 def deal_tokens(players: list[str], rng: random.Random) -> Tokens:
@@ -149,6 +151,9 @@ def random_game(players: list[str], rng: random.Random, options: SPOptions) -> t
     policy = RandomPolicy(rng)
     written: list[Statement] = []
     while (statement := policy.next_statement(state)) is not None:
+        if len(written) >= MAX_STATEMENTS:  # a house rule under which the game need not end
+            lines = [statement_text(s) for s in written]
+            raise GeneratorFailed(lines, None, RuntimeError(f"no end after {MAX_STATEMENTS} statements"))
         state.apply(statement)
         written.append(statement)
     return state, written

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from referee.game import GameState, Outcome
-from referee.saint_petersburg.cards import DECKS, FIRST_EDITION, PHASES, SECOND_EDITION, Card
+from referee.saint_petersburg.cards import DECKS, PHASES, Card, card_table
 from referee.saint_petersburg.options import SPOptions
 
 # Stages of the statement flow.
@@ -47,7 +47,7 @@ class Position(GameState):
     def __init__(self, players: list[str], options: SPOptions) -> None:
         self.players = list(players)
         self.options = options
-        self.cards = FIRST_EDITION if options.edition == 1 else SECOND_EDITION
+        self.cards = card_table(options.edition, options.cards)
         self.seats = {name: seat for seat, name in enumerate(players)}
         self.p = [PlayerState(name, options.start_rubles) for name in players]
         self.bank: int | None = options.bank_rubles or None  # None: unlimited

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from referee.game import GameState
-from referee.san_juan.cards import BUILDING_OF_GOOD, TOTAL_CARDS, Card
+from referee.san_juan.cards import BUILDING_OF_GOOD, Card, card_table, tile_table
 from referee.san_juan.codes import SJCode
 from referee.san_juan.options import SJOptions
 
@@ -92,13 +92,15 @@ class SJBase(GameState):
         self.n = len(players)
         self.seats = {name: seat for seat, name in enumerate(players)}
         self.p = [PlayerState(name) for name in players]
+        self.cards = card_table(options.cards)  # the card table, with a house rule's card changes
+        self.tiles = tile_table(options.trading_tiles)
         # the ledger: cards in known places, the supply (a count), the discard pile
         self.located: Counter = Counter()
         for player in self.p:
             player.city.append(options.start_building)
             player.owned[options.start_building] += 1
             self.located[options.start_building] += 1
-        self.supply = TOTAL_CARDS - self.n
+        self.supply = sum(card.copies for card in self.cards.values()) - self.n
         self.discard_known: Counter = Counter()
         self.discard_unknown = 0
         self.pending_known: Counter = Counter()  # councillor discards waiting for the phase end (option D6)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from referee.san_juan.cards import CARDS, Card
+from referee.san_juan.cards import Card
 from referee.san_juan.codes import SJCode
 from referee.san_juan.notation import Build
 from referee.san_juan.owed import OwedDraws
@@ -60,7 +60,7 @@ class BuilderPhase(OwedDraws):
 
     def _build(self, seat: int, action: Build) -> None:
         player = self.p[seat]
-        card = CARDS[action.card.name]
+        card = self.cards[action.card.name]
         covered = self._crane_target(seat, action)
         if card.violet and player.owned[card.name]:
             raise self.fail(
@@ -103,7 +103,7 @@ class BuilderPhase(OwedDraws):
             raise self.fail(SJCode.CRANE_TARGET, f"{player.name}'s city has no {action.over.name}", action.over.column)
         if action.over.name == "Crane" and not self.options.crane_over_crane:
             raise self.fail(SJCode.CRANE_TARGET, "the Crane may not build over the Crane itself", action.over.column)
-        return CARDS[action.over.name]
+        return self.cards[action.over.name]
 
     def _black_market_goods(self, seat: int, action: Build, covered: Card | None) -> Counter:
         """The goods a Black Market spends (good -> count): 1 or 2 of the builder's own, named by their buildings."""
@@ -122,7 +122,7 @@ class BuilderPhase(OwedDraws):
                 SJCode.BLACK_MARKET_GOODS, "the Black Market spends at most 2 goods", action.goods[2].column
             )
         for ref in action.goods:
-            building = CARDS[ref.name]
+            building = self.cards[ref.name]
             if not building.production:
                 raise self.fail(
                     SJCode.NOT_PRODUCTION, f"{ref.name} is not a production building and holds no good", ref.column

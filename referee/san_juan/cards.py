@@ -4,8 +4,10 @@ the five trading-house tiles. Data only: the rules that use it live in ``state.p
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 GOODS = ("indigo", "sugar", "tobacco", "coffee", "silver")
 MONUMENTS = ("Statue", "Victory Column", "Hero")
@@ -89,3 +91,36 @@ ALIASES = {
 
 NAME_TABLE: dict[str, str] = {name.lower(): name for name in CARDS}
 NAME_TABLE.update(ALIASES)
+
+# What a house rule's [cards] table may change (docs/variants.md).
+CARD_ATTRIBUTES = {
+    "copies": "copies of the building among the cards (0 removes it)",
+    "cost": "printed building cost",
+    "vp": "printed VP",
+}
+
+
+@cache
+def card_table(changes: tuple[tuple[str, str, int], ...] = ()) -> dict[str, Card]:
+    """The card table with a house rule's card changes (cached: every state of the same rules shares it)."""
+    if not changes:
+        return CARDS
+    table = dict(CARDS)
+    for name, attribute, value in changes:
+        changed: dict[str, Any] = {attribute: value}
+        table[name] = replace(table[name], **changed)
+    return table
+
+
+def tile_prices(tile: str) -> tuple[int, ...] | None:
+    """The cards per good sold of a trading-house tile written "1-1-2-2-3" (one whole number per good), or None."""
+    parts = tile.split("-")
+    if len(parts) != len(GOODS) or not all(part.isdigit() and len(part) <= 2 for part in parts):
+        return None
+    return tuple(int(part) for part in parts)
+
+
+@cache
+def tile_table(tiles: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    """The trading-house tiles in play (``SJOptions.trading_tiles``), each with its cards per good sold."""
+    return {tile: prices for tile in tiles if (prices := tile_prices(tile)) is not None}

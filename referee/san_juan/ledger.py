@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from referee.errors import IllegalStatement
 from referee.record import NameRef
 from referee.san_juan.base import PlayerState, SJBase
-from referee.san_juan.cards import CARDS
 from referee.san_juan.codes import SJCode
 from referee.san_juan.notation import UNKNOWN, is_unknown
 
@@ -111,11 +110,11 @@ class Ledger(SJBase):
                 continue
             seen[ref.name] += 1
             base = self.located[ref.name] - (self.discard_known[ref.name] if reshuffled else 0)
-            if base + seen[ref.name] > CARDS[ref.name].copies:
+            if base + seen[ref.name] > self.cards[ref.name].copies:
                 raise self._exhausted(ref)
 
     def _exhausted(self, ref: NameRef) -> IllegalStatement:
-        card = CARDS[ref.name]
+        card = self.cards[ref.name]
         where = []
         for player in self.p:
             k = player.owned[card.name] + player.hand_known[card.name]
@@ -239,11 +238,11 @@ class Ledger(SJBase):
                 ref.column,
             )
         plan.relocated[name] += 1
-        if self.located[name] + plan.relocated[name] > CARDS[name].copies:
+        if self.located[name] + plan.relocated[name] > self.cards[name].copies:
             raise self.fail(
                 SJCode.NOT_IN_HAND,
                 f"{player.name} is not known to hold {name} and all "
-                f"{CARDS[name].copies} copies are accounted for elsewhere (hand: "
+                f"{self.cards[name].copies} copies are accounted for elsewhere (hand: "
                 f"{player.hand_text()})",
                 ref.column,
             )
@@ -281,7 +280,7 @@ class Ledger(SJBase):
             elif wild > 0:
                 wild -= 1
                 drawn_names[ref.name] += 1
-                if self.located[ref.name] + drawn_names[ref.name] > CARDS[ref.name].copies:
+                if self.located[ref.name] + drawn_names[ref.name] > self.cards[ref.name].copies:
                     raise self._exhausted(ref)
             else:
                 raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{ref.name} is not among the drawn cards", ref.column)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.game import rule_option as opt
+from referee.san_juan.cards import TILES
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,12 @@ class SJOptions:
     tower_hand_limit: int = opt(12, "Hand limit of a Tower owner.")
     end_buildings: int = opt(
         12, "The game ends after the builder phase in which a city reaches this many buildings.", minimum=1
+    )
+    trading_tiles: tuple[str, ...] = opt(
+        tuple(TILES),
+        "The trading-house tiles, each the cards drawn per good sold (indigo-sugar-tobacco-coffee-silver); the trader "
+        "phases reveal each once, then the cycle repeats.",
+        min_items=1,
     )
     two_player_roles: int = opt(3, "Roles per round with 2 players (governor, other, governor).", minimum=1, maximum=5)
     two_player_library_once: bool = opt(True, "2 players: the governor uses the Library only once per round.")
@@ -90,6 +97,11 @@ class SJOptions:
     gold_mine_keep_optional: bool = opt(
         True,
         "[D12] Keeping a Gold Mine card is optional; false: an owner whose 4 cards all differ in cost must keep one.",
+    )
+    cards: tuple[tuple[str, str, int], ...] = opt(
+        (),
+        "Card changes of a house rule, set by a variant's [cards] table (docs/variants.md): copies, cost or VP of a "
+        "building.",
     )
     poor_house_after_carpenter: bool = opt(
         False,

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import random
 
+from referee.errors import RefereeError
+from referee.game import GeneratorFailed
 from referee.record import NameRef, write_record
-from referee.san_juan.cards import BUILDING_OF_GOOD, CARDS, GOODS, TILES
+from referee.san_juan.cards import BUILDING_OF_GOOD, GOODS, card_table
 from referee.san_juan.notation import (
     Action,
     Actor,
@@ -46,7 +48,7 @@ class Table:
 
     def __init__(self, players: list[str], rng: random.Random, options: SJOptions) -> None:
         self.rng = rng
-        deck = [name for name, card in CARDS.items() for _ in range(card.copies)]
+        deck = [name for name, card in card_table(options.cards).items() for _ in range(card.copies)]
         for _ in players:
             deck.remove(options.start_building)
         rng.shuffle(deck)
@@ -71,7 +73,7 @@ class Generator:
         self.options = options
         self.state = SJState(players, options)
         self.table = Table(players, rng, options)
-        tiles = list(TILES)
+        tiles = list(self.state.tiles)
         rng.shuffle(tiles)
         self.tiles = tiles
         self.trader_phases = 0
@@ -79,7 +81,11 @@ class Generator:
 
     # ------------------------------------------------------------------------------------------- helpers
     def emit(self, statement: Statement) -> None:
-        self.state.apply(statement)
+        try:
+            self.state.apply(statement)
+        except RefereeError as error:  # a house rule the generator cannot play: say how far it got
+            lines = [statement_text(s) for s in self.written]
+            raise GeneratorFailed(lines, statement_text(statement), error) from error
         self.written.append(statement)
         self._sync()
 
@@ -227,10 +233,10 @@ class Generator:
         if state.works(seat, "Crane") and rng.random() < 0.3:
             targets = [name for name in player.city if name != "Crane" or self.options.crane_over_crane]
             if targets:
-                covered = CARDS[rng.choice(targets)]
+                covered = self.state.cards[rng.choice(targets)]
         options = []
         for name in dict.fromkeys(hand):  # in hand order: a set would follow the hash seed
-            card = CARDS[name]
+            card = self.state.cards[name]
             if card.violet and player.owned[name]:
                 continue
             if covered is not None and covered.name == name:
@@ -291,7 +297,7 @@ class Generator:
         for _ in sold:
             self.table.discard.append(self.table.goods[seat].pop())
         assert state.tile is not None  # the trader phase opened with its tile
-        prices = TILES[state.tile]
+        prices = state.tiles[state.tile]
         wanted = sum(prices[GOODS.index(g)] for g in sold)
         if state.capped(wanted, len(sold)) < wanted and not self.options.empty_supply_skips_draw:
             self.table.goods[seat].extend(self.table.discard[-len(sold) :])
@@ -352,10 +358,10 @@ class Generator:
             self.act(seat, Pass())
             return
         cards, refs = self.draw_refs(None, count)
-        distinct = count == self.options.gold_mine_cards and len({CARDS[c].cost for c in cards}) == count
+        distinct = count == self.options.gold_mine_cards and len({self.state.cards[c].cost for c in cards}) == count
         keeps: tuple[NameRef, ...] = ()
         if distinct and (rng.random() < 0.9 or not self.options.gold_mine_keep_optional):
-            i = max(range(count), key=lambda k: CARDS[cards[k]].cost)
+            i = max(range(count), key=lambda k: self.state.cards[cards[k]].cost)
             keeps = (refs[i],)
             self.table.hands[seat].append(cards[i])
             cards = cards[:i] + cards[i + 1 :]
@@ -366,7 +372,12 @@ class Generator:
 def random_game(players: list[str], rng: random.Random, options: SJOptions) -> tuple[SJState, list[Statement]]:
     """Play a random legal game; return the final state and the statements in record order."""
     generator = Generator(players, rng, options)
-    generator.run()
+    try:
+        generator.run()
+    except GeneratorFailed:
+        raise
+    except RuntimeError as error:  # no statement to write: say how far the game got (referee variant check)
+        raise GeneratorFailed([statement_text(s) for s in generator.written], None, error) from error
     return generator.state, generator.written
 
 

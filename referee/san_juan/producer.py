@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.san_juan.cards import CARDS
 from referee.san_juan.codes import SJCode
 from referee.san_juan.notation import Produce
 from referee.san_juan.owed import OwedDraws
@@ -36,7 +35,7 @@ class ProducerPhase(OwedDraws):
             self._library_needed(seat, action.column, f"without it {plain} good(s)")
         wanted: Counter = Counter()
         for ref in action.buildings:
-            building = CARDS[ref.name]
+            building = self.cards[ref.name]
             if not building.production:
                 raise self.fail(SJCode.NOT_PRODUCTION, f"{ref.name} is not a production building", ref.column)
             wanted[building.good] += 1

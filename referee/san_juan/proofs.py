@@ -16,14 +16,15 @@ from referee.proofs import Paths, Result, Sym, SymBool, refute, symbolic
 def proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path) -> list[Result]:
     """San Juan: ``SJState.build_cost`` run symbolically (chooser privilege, Library, Smithy, Quarry, a Crane's
     covered building of any cost in the card table, reductions on or off) and ``SJState.score``'s Palace bonus."""
-    from referee.san_juan.cards import CARDS, MONUMENTS
+    from referee.san_juan.cards import MONUMENTS, card_table
     from referee.san_juan.state import SJState
 
     results = []
-    costs = sorted({card.cost for card in CARDS.values()})
+    cards = card_table(options.cards)  # with the card changes of a house rule
+    costs = sorted({card.cost for card in cards.values()})
     low_name, high_name = "build cost >= 0", "build cost <= printed cost"
     low = high = None
-    for card in CARDS.values():
+    for card in cards.values():
         for crane in (False, True):
             chooser, library, reductions = z3.Int("chooser"), z3.Bool("library"), z3.Bool("reductions")
             flags = {name: z3.Bool(f"works_{name.lower().replace(' ', '_')}") for name in ("Smithy", "Quarry")}

@@ -4,7 +4,6 @@ turns up 4 cards and keeps one only if all 4 costs differ ([D12]: the order and 
 from __future__ import annotations
 
 from referee.san_juan.base import MINE, PROSPECT, Turn
-from referee.san_juan.cards import CARDS
 from referee.san_juan.codes import SJCode
 from referee.san_juan.ledger import Ledger
 from referee.san_juan.notation import GoldMineTurn, OwedDraw, is_unknown
@@ -49,7 +48,7 @@ class ProspectorPhase(Ledger):
             due, o.gold_mine_cards, len(action.cards), action.column, f"a Gold Mine turns up {o.gold_mine_cards} cards"
         )
         self._check_draws(action.cards)
-        named = [CARDS[ref.name].cost for ref in action.cards if not is_unknown(ref)]
+        named = [self.cards[ref.name].cost for ref in action.cards if not is_unknown(ref)]
         distinct = len(action.cards) == o.gold_mine_cards and len(set(named)) == len(named)
         if len(action.keeps) > 1:
             raise self.fail(SJCode.GOLD_MINE, "a Gold Mine keeps at most 1 card", action.keeps[1].column)
@@ -59,7 +58,7 @@ class ProspectorPhase(Ledger):
                 raise self.fail(
                     SJCode.GOLD_MINE,
                     "the turned-up cards do not all differ in cost "
-                    f"({', '.join(f'{r.name} {CARDS[r.name].cost}' for r in action.cards if not is_unknown(r))}"
+                    f"({', '.join(f'{r.name} {self.cards[r.name].cost}' for r in action.cards if not is_unknown(r))}"
                     "): all are discarded",
                     ref.column,
                 )

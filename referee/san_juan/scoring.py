@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from referee.game import Outcome, rank_by_score
 from referee.san_juan.base import OVER, SJBase
-from referee.san_juan.cards import CARDS, MONUMENTS
+from referee.san_juan.cards import MONUMENTS
 from referee.san_juan.codes import SJTermination
 
 
@@ -14,12 +14,12 @@ class Scoring(SJBase):
 
     def score(self, seat: int) -> dict[str, int]:
         player = self.p[seat]
-        printed = sum(self.options.palace_vp if name == "Palace" else CARDS[name].vp for name in player.city)
+        printed = sum(self.options.palace_vp if name == "Palace" else self.cards[name].vp for name in player.city)
         parts = {"buildings": printed, "chapel": player.tucked}
         if player.owned["Guild Hall"]:
-            parts["guild hall"] = 2 * sum(1 for name in player.city if CARDS[name].production)
+            parts["guild hall"] = 2 * sum(1 for name in player.city if self.cards[name].production)
         if player.owned["City Hall"]:
-            parts["city hall"] = sum(1 for name in player.city if CARDS[name].violet)
+            parts["city hall"] = sum(1 for name in player.city if self.cards[name].violet)
         if player.owned["Triumphal Arch"]:
             kinds = sum(1 for name in MONUMENTS if player.owned[name])
             parts["triumphal arch"] = (0, 4, 6, 8)[kinds]

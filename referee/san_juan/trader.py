@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from referee.san_juan.base import ACTING, TILE
-from referee.san_juan.cards import GOODS, TILES
+from referee.san_juan.cards import GOODS
 from referee.san_juan.codes import SJCode
 from referee.san_juan.notation import Sell, TileMark
 from referee.san_juan.owed import OwedDraws
@@ -28,23 +28,23 @@ class TraderPhase(OwedDraws):
             raise self.fail(
                 SJCode.MISPLACED_TILE, "'tile:' stands only right after the trader role is chosen", st.column
             )
-        if st.tile not in TILES:
+        if st.tile not in self.tiles:
             raise self.fail(
-                SJCode.BAD_TILE, f"'{st.tile}' is not a trading-house tile (tiles: {', '.join(TILES)})", st.column
+                SJCode.BAD_TILE, f"'{st.tile}' is not a trading-house tile (tiles: {', '.join(self.tiles)})", st.column
             )
         k = len(self.tiles_seen)
-        if k < len(TILES) and st.tile in self.tiles_seen:
+        if k < len(self.tiles) and st.tile in self.tiles_seen:
             raise self.fail(
                 SJCode.TILE_CYCLE,
-                f"tile {st.tile} has already turned up; the five tiles each turn up "
+                f"tile {st.tile} has already turned up; the {len(self.tiles)} tiles each turn up "
                 f"once before the cycle repeats (seen: {', '.join(self.tiles_seen)})",
                 st.column,
             )
-        if k >= len(TILES) and st.tile != self.tiles_seen[k - len(TILES)]:
+        if k >= len(self.tiles) and st.tile != self.tiles_seen[k - len(self.tiles)]:
             raise self.fail(
                 SJCode.TILE_CYCLE,
                 f"the tiles repeat in order: trader phase {k + 1} turns up "
-                f"{self.tiles_seen[k - len(TILES)]}, not {st.tile}",
+                f"{self.tiles_seen[k - len(self.tiles)]}, not {st.tile}",
                 st.column,
             )
         self.tiles_seen.append(st.tile)
@@ -71,7 +71,7 @@ class TraderPhase(OwedDraws):
             if sold[good.name] > player.goods[good.name]:
                 message = f"{player.name} has {player.goods[good.name]} {good.name} good(s)"
                 raise self.fail(SJCode.NO_GOOD, message, good.column)
-        prices = TILES[self.tile or next(iter(TILES))]
+        prices = self.tiles[self.tile or next(iter(self.tiles))]
         wanted = sum(prices[GOODS.index(good.name)] for good in action.goods)
         due = self.capped(wanted, count)
         self._check_count(

@@ -8,7 +8,7 @@ from collections import Counter
 
 from referee.record import NameRef, quote_player
 from referee.san_juan.base import ACT, CHOOSING, MINE, OVER, PROSPECT, SETUP, TILE
-from referee.san_juan.cards import BUILDING_OF_GOOD, CARDS, GOODS, TILES
+from referee.san_juan.cards import BUILDING_OF_GOOD, GOODS
 from referee.san_juan.flow import TurnFlow
 from referee.san_juan.notation import (
     ROLES,
@@ -48,9 +48,9 @@ class View(TurnFlow):
             return [actor_text(self.players[due.seat], Discard(self._blanks(due.excess)))]
         if self.stage == TILE:
             k = len(self.tiles_seen)
-            if k >= len(TILES):
-                return [f"tile: {self.tiles_seen[k - len(TILES)]}"]
-            return [f"tile: {tile}" for tile in TILES if tile not in self.tiles_seen]
+            if k >= len(self.tiles):
+                return [f"tile: {self.tiles_seen[k - len(self.tiles)]}"]
+            return [f"tile: {tile}" for tile in self.tiles if tile not in self.tiles_seen]
         if self.stage in (CHOOSING, SETUP):
             texts += self._round_start_statements()
             if self._discards_due():  # the hand-limit discards come before the first role choice
@@ -122,7 +122,7 @@ class View(TurnFlow):
             limit = min(self.sell_limit(seat, self.library(seat).may), len(goods))
             if limit and self.tile:
                 sold = goods[-limit:]
-                wanted = sum(TILES[self.tile][GOODS.index(g)] for g in sold)
+                wanted = sum(self.tiles[self.tile][GOODS.index(g)] for g in sold)
                 actions.append(Sell(tuple(NameRef(g, 0) for g in sold), self._blanks(self.capped(wanted, limit))))
         elif self.role == "councillor":
             drawn = self.capped(max(self.council_counts(seat)))
@@ -137,7 +137,7 @@ class View(TurnFlow):
         may = self.library(seat).may
         builds: list[Action] = []
         for name in sorted(set(player.hand_known) | (set(player.hand_pool) if player.hand_forgotten else set())):
-            card = CARDS[name]
+            card = self.cards[name]
             if card.violet and player.owned[name]:
                 continue
             cost = self.build_cost(seat, card, None, may and not self.library_optional(seat))

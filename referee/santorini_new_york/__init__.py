@@ -4,6 +4,7 @@ name (``Board``, ``DeckList``), the four professions in play a tag too (``Deck``
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any, ClassVar
 
 from referee.game import Game, SetupContext
@@ -27,9 +28,22 @@ class SantoriniNewYork(Game[SNYState, SNYOptions]):
     ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
     default_ruleset: ClassVar[str] = "standard"
     property_adapter: ClassVar[str | None] = "properties.sny:SantoriniNewYorkAdapter"
+    picture_module: ClassVar[str | None] = "referee.santorini_new_york.picture"
     doc_page: ClassVar[str | None] = "docs/santorini-new-york.md"
     tag_options: ClassVar[dict[str, str]] = {"Board": "board", "DeckList": "deck_list", "Deck": "deck"}
     reserved_words: ClassVar[frozenset[str]] = notation.RESERVED_WORDS
+
+    @classmethod
+    def stats(cls, statements: list[Any], state: SNYState) -> dict[str, Counter[str]]:
+        """Professions played (from the reveals) and workers lost, by profession or by player count."""
+        played: Counter[str] = Counter()
+        lost: Counter[str] = Counter()
+        for statement in statements:
+            if isinstance(statement, notation.Reveal):
+                played.update(entry.card.profession for entry in statement.entries if entry.card.profession)
+            elif isinstance(statement, notation.LossLine):
+                lost["worker"] += 1
+        return {"played": played, "lost": lost}
 
     @classmethod
     def make_parser(cls) -> LineParser:

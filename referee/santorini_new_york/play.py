@@ -13,6 +13,7 @@ import dataclasses
 import random
 
 from referee.errors import RefereeError
+from referee.game import GeneratorFailed
 from referee.record import NameRef, write_record
 from referee.santorini_new_york.cards import Card, card_order
 from referee.santorini_new_york.engine import Act, Path
@@ -73,7 +74,11 @@ class Generator:
 
     # ----------------------------------------------------------------------------------------------- helpers
     def emit(self, statement: Statement) -> None:
-        self.state.apply(statement)
+        try:
+            self.state.apply(statement)
+        except RefereeError as error:  # a house rule the generator cannot play: say how far it got
+            lines = [statement_text(s) for s in self.written]
+            raise GeneratorFailed(lines, statement_text(statement), error) from error
         self.written.append(statement)
         if len(self.written) > MAX_STATEMENTS:  # pragma: no cover - a referee bug, not a long game
             raise RuntimeError("the generated game does not end")

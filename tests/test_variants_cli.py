@@ -1,0 +1,224 @@
+"""``referee variant check``, ``referee variant diff`` and ``referee stats``: each broken invariant found (with a
+judged counterexample record), the shipped variants passing, fixed-seed output, the same output in any process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli import main
+from referee.variant import registered_variants
+
+KNOWN_BROKEN = {"sp-no-minimum"}  # deliberately broken: the demonstration that the check catches a broken rule
+
+
+def run(*args: str, cwd: Path | None = None):
+    runner = CliRunner()
+    if cwd is None:
+        return runner.invoke(main, list(args), catch_exceptions=False)
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        return runner.invoke(main, list(args), catch_exceptions=False)
+    finally:
+        os.chdir(old)
+
+
+def section(output: str, name: str) -> list[str]:
+    """The lines of one invariant: its holds/broken line and the detail lines under it."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if line[10:].startswith(name))
+    end = start + 1
+    while end < len(lines) and lines[end].startswith("          "):
+        end += 1
+    return lines[start:end]
+
+
+def record_of(lines: list[str], tmp_path: Path) -> Path:
+    line = next(line for line in lines if line.strip().startswith("record "))
+    path = Path(line.strip().split()[1].rstrip(":"))
+    return path if path.is_absolute() else tmp_path / path
+
+
+# ------------------------------------------------------------------------------------------------ check
+def test_check_finds_a_game_without_end(tmp_path: Path) -> None:
+    """A Saint Petersburg house rule that never clears the lower row: players who pass whenever they may leave the
+    display full, nothing is dealt, no deck runs out."""
+    (tmp_path / "keep.toml").write_text(
+        'name = "sp-keep-lower-row"\ngame = "saint-petersburg"\n[options]\ndiscard_lower_row = false\n'
+    )
+    result = run("variant", "check", "keep.toml", "-n", "1", "--no-proofs", "--cap", "1500", cwd=tmp_path)
+    assert result.exit_code == 1, result.output
+    lines = section(result.output, "every game ends within its bound")
+    assert lines[0].startswith("  broken"), result.output
+    assert "no end after 1500 statements (no bound claimed; cut at 1500)" in lines[1]
+    assert "referee verdict unfinished after 1500 statements" in lines[2]
+    record = record_of(lines, tmp_path)
+    assert '[Variant "keep.toml"]' in record.read_text() and (record.parent / "keep.toml").is_file()
+    assert section(result.output, "a player always has a legal statement")[0].startswith("  holds")
+
+
+def test_check_finds_a_payment_below_one_ruble(tmp_path: Path) -> None:
+    result = run("variant", "check", "sp-no-minimum", "-n", "2", cwd=tmp_path)
+    assert result.exit_code == 1
+    proof = section(result.output, "price >= 1 (every card except upgrades")
+    assert proof[0].startswith("  broken") and "price=0" in proof[1]
+    assert "referee verdict unfinished" in proof[2] and "(the counterexample is accepted)" in proof[2]
+    assert record_of(proof, tmp_path).is_file()
+    own = section(result.output, "the game's own invariants (SPChecker)")
+    assert own[0].startswith("  broken") and "less than the 1-ruble minimum" in own[1]
+    assert "paid 0 ruble(s)" in own[1]
+    assert result.output.splitlines()[-1] == "3 invariant(s) broken"
+
+
+def test_check_finds_a_player_without_legal_statement(tmp_path: Path) -> None:
+    (tmp_path / "sj0.toml").write_text('name = "sj-hand-limit-0"\ngame = "san-juan"\n[options]\nhand_limit = 0\n')
+    result = run("variant", "check", "sj0.toml", "-n", "2", "--no-proofs", cwd=tmp_path)
+    assert result.exit_code == 1
+    lines = section(result.output, "a player always has a legal statement")
+    assert lines[0].startswith("  broken")
+    assert "no statement the referee lists as legal is accepted" in lines[1] and "[sj-hand-limit]" in lines[1]
+    assert "referee verdict unfinished after 4 statements" in lines[2]
+    text = record_of(lines, tmp_path).read_text()
+    assert '[Variant "sj0.toml"]' in text and text.rstrip().splitlines()[-1].startswith("hand ")
+
+
+@pytest.mark.parametrize("name", sorted(set(registered_variants()) - KNOWN_BROKEN))
+def test_shipped_variants_pass_the_check(tmp_path: Path, name: str) -> None:
+    result = run("variant", "check", name, "-n", "2", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "every invariant holds"
+    assert "broken" not in result.output
+    assert not (tmp_path / "counterexamples").exists() or not list((tmp_path / "counterexamples").glob("*.rec"))
+
+
+def test_check_refuses_a_bad_variant_file(tmp_path: Path) -> None:
+    (tmp_path / "bad.toml").write_text('game = "san-juan"\n[cards."Chapel"]\ncopies = "none"\n')
+    result = run("variant", "check", "bad.toml", cwd=tmp_path)
+    assert result.exit_code == 1
+    assert result.output.startswith("  broken  the variant file is valid: [bad-variant] variant bad:")
+    assert "copies takes a whole number from 0 to 999" in result.output
+    missing = run("variant", "check", "nowhere.toml", cwd=tmp_path)
+    assert missing.exit_code == 1 and "[unknown-variant]" in missing.output
+
+
+# ------------------------------------------------------------------------------------------------- diff
+def test_diff_of_generated_games_names_the_first_statement_judged_differently() -> None:
+    result = run("variant", "diff", "2nd edition", "sp-cheap-market", "-n", "2")
+    assert result.exit_code == 1
+    assert result.output == (
+        "seed 0 (saint-petersburg): claims judged differently\n"
+        "  first difference: line 21 'Clara: buy Market for 5': accepted under 2nd edition; accepted, claim noted "
+        "broken [sp-price-mismatch] Market costs Clara 4 rubles here, not 5 under sp-cheap-market\n"
+        "seed 1 (saint-petersburg): claims judged differently\n"
+        "  first difference: line 38 'Anna: buy Market for 5': accepted under 2nd edition; accepted, claim noted "
+        "broken [sp-price-mismatch] Market costs Anna 4 rubles here, not 5 under sp-cheap-market\n"
+        "2 game(s) from 2 Saint Petersburg game(s) generated under 2nd edition (seeds 0-1): 2 differ between "
+        "2nd edition and sp-cheap-market\n"
+    )
+
+
+def test_diff_of_records_a_verdict_and_the_final_scoring(tmp_path: Path) -> None:
+    rich = tmp_path / "rich.rec"
+    assert run("play", "saint-petersburg", "--variant", "sp-rich-start", "-s", "3", "-o", str(rich)).exit_code == 0
+    result = run("variant", "diff", "sp-rich-start", "2nd edition", str(rich))
+    assert result.exit_code == 1
+    head, first = result.output.splitlines()[:2]
+    assert "verdict valid -> illegal [sp-cannot-afford]" in head
+    assert "accepted under sp-rich-start; illegal [sp-cannot-afford]" in first and "under 2nd edition" in first
+    # the same statements accepted, only the final scoring differs: more rubles convert to more VP
+    plain = tmp_path / "plain.rec"
+    assert run("play", "saint-petersburg", "-s", "3", "-o", str(plain)).exit_code == 0
+    result = run("variant", "diff", "2nd edition", "sp-rich-start", str(plain))
+    head, first = result.output.splitlines()[:2]
+    assert head.startswith(f"{plain} #1 (saint-petersburg): scores ")
+    assert "[final-mismatch]" in first
+    same = run("variant", "diff", "2nd edition", "2nd edition", str(plain))
+    assert same.exit_code == 0 and same.output.endswith(": 0 differ between 2nd edition and 2nd edition\n")
+
+
+def test_diff_needs_a_game_for_two_rulesets() -> None:
+    result = CliRunner().invoke(main, ["variant", "diff", "2nd edition", "1st edition", "-n", "1"])
+    assert result.exit_code == 2 and "--game" in result.output
+    ok = run("variant", "diff", "2nd edition", "1st edition", "-n", "1", "--game", "saint-petersburg")
+    assert ok.exit_code in (0, 1) and "1 game(s) from 1 Saint Petersburg game(s)" in ok.output
+
+
+# ------------------------------------------------------------------------------------------------ stats
+def test_stats_text_for_fixed_seeds() -> None:
+    result = run("stats", "--variant", "sj-ten-buildings", "-n", "3", "--players", "2", "--against", "1st edition")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "San Juan: 3 game(s) per rule set, seeds 0-2"
+    assert lines[1].split() == ["sj-ten-buildings", "1st", "edition"]
+    assert lines[2].split()[:4] == ["games", "3", "(2", "players)"]
+    rows = {line[:24].strip(): line for line in lines[3:]}
+    assert {"win rate seat 1", "win rate seat 2", "score", "winning score", "margin", "statements", "rounds"} <= set(
+        rows
+    )
+    assert any(name.startswith("built: ") for name in rows) and any(name.startswith("roles chosen: ") for name in rows)
+    assert "ended by" in result.output
+
+
+def test_stats_jsonl_and_wilson() -> None:
+    from referee.variant_stats import wilson
+
+    low, high = wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    assert wilson(0, 0) == (0.0, 1.0)
+    result = run("stats", "--game", "santorini-new-york", "-n", "2", "--format", "jsonl")
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert [row.get("seed") for row in rows[:2]] == [0, 1] and rows[2]["games"] == 2
+    summary = rows[2]
+    assert summary["rules"] == "standard" and "score" not in summary  # no scores: how games end instead
+    assert sum(summary["termination"].values()) == 2
+    assert sum(seat["wins"] for seat in summary["win rate by seat"]) >= 2
+    assert "played" in summary["counts"]
+
+
+def test_stats_refuses_a_bad_player_count() -> None:
+    result = CliRunner().invoke(main, ["stats", "--variant", "sp-no-pub", "--players", "6", "-n", "1"])
+    assert result.exit_code == 2 and "2-4 players" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["stats", "--variant", "sp-no-pub", "-n", "3", "--against", "2nd edition", "--format", "jsonl"],
+        ["variant", "diff", "sj-hand-limit-8", "sj-ten-buildings", "-n", "2"],
+    ],
+    ids=["stats", "diff"],
+)
+def test_the_same_output_in_any_process(args: list[str], tmp_path: Path) -> None:
+    outputs = []
+    for seed in ("0", "1234"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-m", "referee.cli", *args], capture_output=True, text=True, env=env, cwd=tmp_path
+        )
+        assert done.returncode in (0, 1), done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] and outputs[0]
+
+
+def test_the_variant_commands_load_lazily() -> None:
+    code = (
+        "import sys, referee.cli; print('referee.variants_cli' in sys.modules, 'referee.variant_stats' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["False", "False"]
+
+
+def test_a_generator_that_cannot_finish_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.saint_petersburg import play
+
+    monkeypatch.setattr(play, "MAX_STATEMENTS", 50)
+    result = run("stats", "--variant", "sp-no-pub", "-n", "1")
+    assert result.exit_code == 1
+    assert "no game under sp-no-pub: the generator stopped after 50 statement(s): no end after 50" in result.output
