@@ -22,8 +22,9 @@ from typing import Any, ClassVar, TextIO
 import click
 
 from referee.errors import CATALOGUE, RefereeError, Verdict
-from referee.formats import JUNIT_MARK, GitHubWriter, JUnitWriter, SarifWriter
+from referee.formats import JUNIT_MARK, TRACE_MISMATCH, GitHubWriter, JUnitWriter, SarifWriter
 from referee.game import GameState, GameType, option_docs
+from referee.progress import RunProgress, wanted
 from referee.record import GameRecord, iter_games
 from referee.registry import GAMES, find_game
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
@@ -40,6 +41,8 @@ class RefereeGroup(click.Group):
     when run or listed, so ``referee check`` starts fast."""
 
     LAZY: ClassVar[dict[str, str]] = {
+        "fmt": "referee.fmt:fmt",
+        "trace": "referee.traces:trace",
         "variant": "referee.variants_cli:variant",
         "stats": "referee.variants_cli:stats",
         "report": "referee.report.command:report",
@@ -253,6 +256,7 @@ def check(
     expected = failed = total = 0
     with ExitStack() as stack:
         writers = _writers(stack, fmt, junit)
+        progress = stack.enter_context(RunProgress(paths, wanted(fmt, junit)))  # a terminal only
         for report in _judged(paths, referee):
             if ignore_expect:
                 report.expectation = None
@@ -263,6 +267,7 @@ def check(
             failed += not report.ok
             for writer in writers:
                 writer.add(report)
+            progress.add(report, problem=not report.ok)
             if fmt == "jsonl":
                 click.echo(json.dumps(report.as_dict(), ensure_ascii=False))
             elif fmt == "text":
@@ -281,6 +286,7 @@ def check(
             summary += f"; {expected} judged as their Expect tag states"
         summary += f"; {failed} problem(s)" if failed else "; all good"
         click.echo(summary)
+        progress.table()
     sys.exit(1 if failed else 0)
 
 
@@ -385,6 +391,20 @@ def _same_file(a: str, b: str) -> bool:
     help="Judge every record with this variant (registered name or file) laid over its own tags and compare with "
     "--baseline (required): what does this house rule change?",
 )
+@click.option(
+    "--traces",
+    "traces_dir",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Also compare the golden traces stored in this folder (one per record: its path relative to the argument, "
+    ".rec -> .trace) with fresh ones; a game differs at the first statement whose trace differs.",
+)
+@click.option(
+    "--update",
+    is_flag=True,
+    help="With --traces: rewrite the stored traces that differ (a rules change made on purpose) instead of "
+    "reporting them.",
+)
 @click.option("--format", "fmt", type=FORMATS, default="text", show_default=True, help=FORMAT_HELP)
 @JUNIT_OPTION
 @reading_options
@@ -394,6 +414,8 @@ def regress(
     baseline: Path | None,
     save: Path | None,
     house_rule: str | None,
+    traces_dir: Path | None,
+    update: bool,
     fmt: str,
     junit: Path | None,
     max_size: int,
@@ -405,59 +427,55 @@ def regress(
     """Rule-regression check: is every stored game still judged as it should be?
 
     A game must be judged as its Expect tag states (valid or unfinished when it states none); with --baseline, its
-    verdict, error code and line, scores and winners must also equal the stored ones. With --house-rule (which needs
-    --baseline) the records' claims, written for their own rules, are noted rather than stopping a game, so the new
-    scores and winners show. Prints the games that differ, then a summary. Exit 0 when none differ, 1 otherwise, 2
-    for usage errors, 130 when interrupted.
+    verdict, error code and line, scores and winners must also equal the stored ones; with --traces, its replay must
+    equal its stored golden trace. With --house-rule (which needs --baseline) the records' claims, written for their
+    own rules, are noted rather than stopping a game, so the new scores and winners show. Prints the games that
+    differ, then a summary. Exit 0 when none differ, 1 otherwise, 2 for usage errors, 130 when interrupted.
     """
+    if update and traces_dir is None:
+        raise click.UsageError("--update rewrites stored golden traces: give the folder with --traces DIR")
     if save is not None and save.exists():
         raise click.UsageError(f"{save} exists; referee never overwrites a file (choose another name)")
-    rule: Variant | None = None
-    if house_rule is not None:
-        if baseline is None:
-            raise click.UsageError(
-                "--house-rule compares the games under the house rule with a baseline of the same games under their "
-                "own rules: give --baseline FILE (make one with 'referee regress PATH --save FILE')"
-            )
-        try:
-            rule = find_variant(house_rule, Path.cwd(), USER_POLICY)
-        except RefereeError as error:
-            raise click.BadParameter(error.message, param_hint="--house-rule") from None
+    rule = _house_rule(house_rule, baseline)
     stored = Baseline(baseline) if baseline is not None else None
     referee = Referee(_policy(max_size, allow_dirs, allow_any_path), rule, check_claims=rule is None)
+    traces = None
+    if traces_dir is not None:
+        from referee.traces import TraceStore
+
+        traces = TraceStore(traces_dir, referee, update)
     judged_keys: set[str] = set()
     total = changed = 0
     with ExitStack() as stack:
         saved = stack.enter_context(new_file(save)) if save is not None else None
         writers = _writers(stack, fmt, junit)
+        progress = stack.enter_context(RunProgress(paths, wanted(fmt, junit), problems="differ"))  # a terminal only
         for report in _judged(paths, referee):
             total += 1
             snap = _snapshot(report)
             if saved is not None:
                 saved.write(json.dumps(snap, ensure_ascii=False) + "\n")
             judged_keys.add(snap["key"])
-            problems, differences = [], []
-            if not report.ok and rule is None:  # Expect tags state the verdict under the record's own rules
-                expected = str(report.expectation) if report.expectation else "valid or unfinished"
-                problems.append(f"judged {_describe(report).split(': ', 1)[1]}; expected {expected}")
-            if stored is not None:
-                old = stored.find(snap["key"], snap["index"])
-                differences = ["not in the baseline"] if old is None else _differences(old, snap)
-            if rule is not None and report.claims_broken and differences:
-                first = report.claims_broken[0]
-                differences.append(
-                    f"{len(report.claims_broken)} claim(s) of the record no longer hold (first: line {first.line} "
-                    f"[{first.code}] {first.message})"
-                )
+            problems = _expectation_problems(report) if rule is None else []
+            differences = _baseline_differences(report, snap, stored, rule)
+            placed: dict[str, Any] = {}
+            traced = traces.check(report) if traces is not None else None
+            if traced is not None:  # placed at the first statement that differs, when nothing else does
+                placed = {} if differences else {"line": traced.line, "rule": TRACE_MISMATCH}
+                differences.append(traced.summary)
             problems += differences
+            progress.add(report, problem=bool(problems))
             for writer in writers:
-                writer.add(report, differences=differences, expect=rule is None)
+                writer.add(report, differences=differences, expect=rule is None, **placed)
             if problems:
                 changed += 1
                 if fmt == "jsonl":
-                    click.echo(json.dumps({**snap, "problems": problems}, ensure_ascii=False))
+                    extra = {"trace_diff": list(traced.diff)} if traced is not None else {}
+                    click.echo(json.dumps({**snap, "problems": problems, **extra}, ensure_ascii=False))
                 elif fmt == "text":
                     click.echo(f"{report.file} #{report.index}: " + "; ".join(problems))
+                    for diff_line in traced.diff if traced is not None else ():
+                        click.echo(f"    {diff_line}")
         if stored is not None:
             for key, index in stored.missing(judged_keys):  # a game gone from a judged file
                 changed += 1
@@ -473,8 +491,51 @@ def regress(
             f"{total} game(s){suffix}: {changed} differ"
             + (f" (baseline {baseline})" if baseline else "")
             + (f"; baseline written to {save}" if save else "")
+            + (f"; {traces.compared} golden trace(s) compared" if traces is not None else "")
+            + (f", {len(traces.updated)} updated" if traces is not None and update else "")
         )
+        progress.table()
     sys.exit(1 if changed else 0)
+
+
+def _house_rule(house_rule: str | None, baseline: Path | None) -> Variant | None:
+    """The variant of ``regress --house-rule``; it needs a baseline, as there is nothing to compare with otherwise."""
+    if house_rule is None:
+        return None
+    if baseline is None:
+        raise click.UsageError(
+            "--house-rule compares the games under the house rule with a baseline of the same games under their "
+            "own rules: give --baseline FILE (make one with 'referee regress PATH --save FILE')"
+        )
+    try:
+        return find_variant(house_rule, Path.cwd(), USER_POLICY)
+    except RefereeError as error:
+        raise click.BadParameter(error.message, param_hint="--house-rule") from None
+
+
+def _expectation_problems(report: GameReport) -> list[str]:
+    """A game judged otherwise than its Expect tag states (valid or unfinished when it states none)."""
+    if report.ok:
+        return []
+    expected = str(report.expectation) if report.expectation else "valid or unfinished"
+    return [f"judged {_describe(report).split(': ', 1)[1]}; expected {expected}"]
+
+
+def _baseline_differences(
+    report: GameReport, snap: dict[str, Any], stored: Baseline | None, rule: Variant | None
+) -> list[str]:
+    """How a game differs from its stored run; under a house rule, also how many of its claims broke."""
+    if stored is None:
+        return []
+    old = stored.find(snap["key"], snap["index"])
+    differences = ["not in the baseline"] if old is None else _differences(old, snap)
+    if rule is not None and report.claims_broken and differences:
+        first = report.claims_broken[0]
+        differences.append(
+            f"{len(report.claims_broken)} claim(s) of the record no longer hold (first: line {first.line} "
+            f"[{first.code}] {first.message})"
+        )
+    return differences
 
 
 @contextmanager

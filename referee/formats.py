@@ -35,6 +35,7 @@ __all__ = [
     "EXPECTATION_MISMATCH",
     "SARIF_SCHEMA_URI",
     "SRCROOT",
+    "TRACE_MISMATCH",
     "GitHubWriter",
     "JUnitWriter",
     "Problem",
@@ -62,6 +63,16 @@ BASELINE_MISMATCH = "baseline-mismatch"
 else is wrong with it (a changed score, a game that became valid)."""
 
 BASELINE_SUMMARY = "The game is judged differently from the stored baseline (verdict, code, line, scores or winners)."
+
+TRACE_MISMATCH = "trace-mismatch"
+"""The rule of a game whose golden trace (``referee regress --traces``) differs from a fresh one — a statement's
+text, the phase or turn, the state or the number of legal statements after it — when nothing else is wrong with it;
+placed at the record line of the first statement that differs."""
+
+TRACE_SUMMARY = (
+    "The game's replay differs from its stored golden trace (a statement, the phase or turn, the state or the number "
+    "of legal statements after it)."
+)
 
 SRCROOT = "%SRCROOT%"
 """The ``uriBaseId`` of every result: the record paths are relative to the folder the CI checked out."""
@@ -147,7 +158,13 @@ def _judged(report: GameReport) -> str:
 
 
 def problem_of(
-    report: GameReport, base: Path | None = None, *, differences: Sequence[str] = (), expect: bool = True
+    report: GameReport,
+    base: Path | None = None,
+    *,
+    differences: Sequence[str] = (),
+    expect: bool = True,
+    line: int | None = None,
+    rule: str = BASELINE_MISMATCH,
 ) -> Problem | None:
     """The problem a report stands for, or None when the game is judged as it should be.
 
@@ -158,7 +175,8 @@ def problem_of(
 
     For ``referee regress``: ``differences`` (what changed against the baseline, in the CLI's words) make a game a
     problem too — under ``baseline-mismatch`` when it is otherwise fine — and ``expect=False`` leaves ``report.ok``
-    out (with a house rule the Expect tags speak of other rules, so only the baseline counts).
+    out (with a house rule the Expect tags speak of other rules, so only the baseline counts). ``line`` places such a
+    difference (the first statement whose golden trace differs) and ``rule`` names it (``trace-mismatch``).
     """
     path = display_path(report.file, base)
     changed = "; ".join(differences)
@@ -173,12 +191,14 @@ def problem_of(
         path=path,
         index=report.index,
         first_line=report.line,
-        line=error.line if error is not None and error.line > 0 else max(report.line, 1),
-        column=max(error.column, 1) if error is not None else 1,
-        code=BASELINE_MISMATCH,
+        line=line if line is not None else error.line if error is not None and error.line > 0 else max(report.line, 1),
+        column=max(error.column, 1) if error is not None and line is None else 1,
+        code=rule,
         verdict=report.verdict.value,
-        message=f"game {report.index} is judged {_judged(report)}, unlike the baseline: {changed}",
-        rule=BASELINE_SUMMARY,
+        message=f"game {report.index} is judged {_judged(report)}, unlike the baseline: {changed}"
+        if rule == BASELINE_MISMATCH
+        else f"game {report.index}: {changed}",
+        rule=TRACE_SUMMARY if rule == TRACE_MISMATCH else BASELINE_SUMMARY,
         game=report.game,
         expected=str(report.expectation) if report.expectation is not None else None,
         state=error.state if error is not None else "",
@@ -330,6 +350,8 @@ class JUnitWriter:
         *,
         differences: Sequence[str] = (),
         expect: bool = True,
+        line: int | None = None,
+        rule: str = BASELINE_MISMATCH,
     ) -> None:
         """One judged game as a test case: it fails when ``problem_of`` finds a problem (same arguments)."""
         mark = self._clock()
@@ -346,7 +368,7 @@ class JUnitWriter:
         suite.time += elapsed
         name = f"game {report.index} (line {report.line})"
         head = f'<testcase name="{_xml_attr(name)}" classname="{_xml_attr(suite.path)}" time="{elapsed:.3f}"'
-        problem = problem_of(report, self._base, differences=differences, expect=expect)
+        problem = problem_of(report, self._base, differences=differences, expect=expect, line=line, rule=rule)
         suite.out.append(f"{name} {report.game or '?'}: {_outcome(report, problem)}")
         if problem is None:
             suite.cases.append(head + "/>")
@@ -450,8 +472,8 @@ def _catalogue_rule(kind: ErrorKind, help_uri: str | None) -> dict[str, Any]:
 
 
 def sarif_rules(help_uri: str | None = None, extra: Iterable[ErrorKind] = ()) -> list[dict[str, Any]]:
-    """Every code of the error catalogue (all games loaded first), ``expectation-mismatch`` and
-    ``baseline-mismatch``, sorted by id.
+    """Every code of the error catalogue (all games loaded first), ``expectation-mismatch``, ``baseline-mismatch``
+    and ``trace-mismatch``, sorted by id.
 
     ``help_uri`` is a template with ``{code}``, e.g. ``https://host/referee/blob/main/docs/errors.md#{code}``:
     SARIF wants an absolute URI there, which only the caller knows.
@@ -459,12 +481,13 @@ def sarif_rules(help_uri: str | None = None, extra: Iterable[ErrorKind] = ()) ->
     for _ in GAMES.values():  # loading a game registers its codes
         pass
     kinds = {kind.code: kind for kind in (*CATALOGUE.values(), *extra)}
-    for reserved in (EXPECTATION_MISMATCH, BASELINE_MISMATCH):
+    for reserved in (EXPECTATION_MISMATCH, BASELINE_MISMATCH, TRACE_MISMATCH):
         if reserved in kinds:
             raise RuntimeError(f"error code {reserved!r} is reserved for the report formats")
     rules = [_catalogue_rule(kind, help_uri) for kind in kinds.values()]
     rules.append(_rule(EXPECTATION_MISMATCH, EXPECTATION_SUMMARY, {"tags": ["expectation"]}, help_uri))
     rules.append(_rule(BASELINE_MISMATCH, BASELINE_SUMMARY, {"tags": ["regression"]}, help_uri))
+    rules.append(_rule(TRACE_MISMATCH, TRACE_SUMMARY, {"tags": ["regression"]}, help_uri))
     return sorted(rules, key=lambda rule: rule["id"])
 
 
@@ -549,10 +572,18 @@ class SarifWriter:
     def problems(self) -> int:
         return len(self._problems)
 
-    def add(self, report: GameReport, *, differences: Sequence[str] = (), expect: bool = True) -> None:
+    def add(
+        self,
+        report: GameReport,
+        *,
+        differences: Sequence[str] = (),
+        expect: bool = True,
+        line: int | None = None,
+        rule: str = BASELINE_MISMATCH,
+    ) -> None:
         """Keep the game's problem, if any (``problem_of``'s arguments)."""
         self.tests += 1
-        problem = problem_of(report, self._base, differences=differences, expect=expect)
+        problem = problem_of(report, self._base, differences=differences, expect=expect, line=line, rule=rule)
         if problem is not None:
             self._problems.append(problem)
             if report.error is not None:
@@ -662,10 +693,18 @@ class GitHubWriter:
         self._base = base
         self.tests = self.problems = 0
 
-    def add(self, report: GameReport, *, differences: Sequence[str] = (), expect: bool = True) -> None:
+    def add(
+        self,
+        report: GameReport,
+        *,
+        differences: Sequence[str] = (),
+        expect: bool = True,
+        line: int | None = None,
+        rule: str = BASELINE_MISMATCH,
+    ) -> None:
         """Write the game's annotation now, if it has a problem (``problem_of``'s arguments)."""
         self.tests += 1
-        problem = problem_of(report, self._base, differences=differences, expect=expect)
+        problem = problem_of(report, self._base, differences=differences, expect=expect, line=line, rule=rule)
         if problem is not None:
             self.problems += 1
             self._out.write(github_command(problem) + "\n")

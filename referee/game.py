@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from referee.errors import ErrorKind, IllegalStatement, RecordCode, RefereeError, illegal, malformed
 from referee.record import LineParser, NameRef, Tag, excerpt
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, read_limited
-from referee.statements import FinalClaim, WinClaim
+from referee.statements import FinalClaim, WinClaim, common_statement_text
 
 
 class Termination(Enum):
@@ -404,6 +404,15 @@ class Game(ABC, Generic[StateT, OptionsT]):
     @abstractmethod
     def play(cls, players: list[str], rng: random.Random, options: OptionsT, tags: dict[str, str]) -> str:
         """A complete random legal game as record text (tag section included)."""
+
+    @classmethod
+    def statement_text(cls, statement: Any) -> str:
+        """One parsed statement as its canonical record line — what ``referee fmt`` writes and ``referee trace``
+        shows: card names as printed, keywords in lower case, single spaces, optional parts in one order. Reading
+        the line back must give the same statement (its columns aside); ``TypeError`` for a statement the game cannot
+        write. The default writes the statements every game shares (``round N``, ``final:``, ``win:``); a game
+        writes its own and hands these on."""
+        return common_statement_text(statement, cls.reserved_words)
 
 
 def rule_option(

@@ -145,9 +145,33 @@ def tag_line(name: str, value: str) -> str:
     return f'[{name} "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"]'
 
 
+# The canonical tag order (what ``referee fmt`` and every record the referee writes use): the game and its players,
+# where and when it was played, its rules — the game's own tags (``Game.tag_options``: Santorini's Board, DeckList,
+# Deck) after Seed — then how it ended and what the record is for. Unknown tags follow, in the order written.
+TAG_ORDER = ("Game", "Players", "Event", "Site", "Date", "Round", "Table", "Ruleset", "Variant", "Seed")
+TAG_ORDER_END = ("Result", "Description", "Expect")
+
+
+def tag_order(game_tags: Iterable[str] = ()) -> list[str]:
+    """The known tags in canonical order, a game's own tags (``game_tags``) included."""
+    return [*TAG_ORDER, *game_tags, *TAG_ORDER_END]
+
+
+def in_tag_order(names: Iterable[str], game_tags: Iterable[str] = ()) -> list[str]:
+    """Tag names sorted into canonical order (case-insensitive); unknown names after the known ones, as given."""
+    rank = {name.lower(): position for position, name in enumerate(tag_order(game_tags))}
+    listed = list(names)
+    return sorted(listed, key=lambda name: (rank.get(name.lower(), len(rank)), listed.index(name)))
+
+
 def write_record(tags: dict[str, str], body: Iterable[str], comments: Iterable[str] = ()) -> str:
-    """One game as record text: the tag section, a blank line, ``# `` comment lines, then the body lines."""
-    out = [tag_line(name, value) for name, value in tags.items()]
+    """One game as record text: the tag section (in canonical order), a blank line, ``# `` comment lines, then the
+    body lines."""
+    from referee.registry import find_game  # the registry loads games, which import this module
+
+    game = find_game(tags.get("Game", ""))
+    names = in_tag_order(tags, game.tag_options if game is not None else ())
+    out = [tag_line(name, tags[name]) for name in names]
     out.append("")
     out.extend(f"# {line}" for comment in comments for line in comment.splitlines())
     out.extend(body)

@@ -72,3 +72,15 @@ def win_text(claim: WinClaim, reserved: frozenset[str] = frozenset()) -> str:
     from referee.record import quote_player
 
     return "win: " + ", ".join(quote_player(ref.name, reserved) for ref in claim.players)
+
+
+def common_statement_text(statement: object, reserved: frozenset[str] = frozenset()) -> str:
+    """A statement every game shares (``round N``, ``final:``, ``win:``) as its canonical record line; ``TypeError``
+    for any other statement (the game writes its own)."""
+    if isinstance(statement, RoundMark):
+        return f"round {statement.number}"
+    if isinstance(statement, FinalClaim):
+        return final_text(statement, reserved)
+    if isinstance(statement, WinClaim):
+        return win_text(statement, reserved)
+    raise TypeError(statement)

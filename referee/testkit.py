@@ -106,7 +106,7 @@ class GameAdapter(Generic[StateT]):
         """A statement with every source position zeroed (two parses of the same text compare equal)."""
         return zero_columns(statement)
 
-    def policies(self) -> dict[str, Callable[[GameState, random.Random, list[Any]], Any | None]]:
+    def policies(self) -> dict[str, Callable[[StateT, random.Random, list[Any]], Any | None]]:
         """The playout policies ``referee variant check`` plays each game with (name -> step function): random
         play, and a game may add others that stress its end (e.g. players who pass whenever they may)."""
         return {"random": self.step}

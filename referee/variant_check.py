@@ -163,7 +163,7 @@ def proof_findings(subject: Subject, out_dir: Path) -> list[Finding] | None:
 
 
 # ------------------------------------------------------------------------------------------------- random play
-def adapter_of(game: GameType) -> GameAdapter | None:
+def adapter_of(game: GameType) -> GameAdapter[Any] | None:
     """The game's property adapter, or None when it names none or its module is not installed."""
     if not game.property_adapter:
         return None
@@ -194,7 +194,7 @@ class PlayCheck:
     """The findings of the random play, filled game by game (the first counterexample of each invariant kept)."""
 
     subject: Subject
-    adapter: GameAdapter
+    adapter: GameAdapter[Any]
     out_dir: Path
     cap: int = HARD_CAP
     findings: dict[str, Finding] = field(default_factory=dict)
@@ -316,7 +316,7 @@ def _generator_failed(check: PlayCheck, players: list[str], seed: int, failed: G
         check.fail(REPLAYS, players, lines, f"the generator's {refused}", [f"Game.play, seed {seed}"])
 
 
-def _accepted_listed(adapter: GameAdapter, state: GameState, parser: Any) -> tuple[list[str], list[str]] | None:
+def _accepted_listed(adapter: GameAdapter[Any], state: GameState, parser: Any) -> tuple[list[str], list[str]] | None:
     """(listed, accepted): the statements the referee lists as legal and those of them a copy of the state accepts
     (None at the end of a game)."""
     if state.is_terminal():

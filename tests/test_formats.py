@@ -23,6 +23,7 @@ from referee.formats import (
     EXPECTATION_MISMATCH,
     SARIF_SCHEMA_URI,
     SRCROOT,
+    TRACE_MISMATCH,
     GitHubWriter,
     JUnitWriter,
     Problem,
@@ -336,7 +337,7 @@ def test_sarif_of_no_games_validates() -> None:
 def test_sarif_rules_are_the_whole_catalogue(reports: list[GameReport]) -> None:
     list(GAMES.values())
     rules = sarif_log(reports)["runs"][0]["tool"]["driver"]["rules"]
-    assert [r["id"] for r in rules] == sorted([*CATALOGUE, EXPECTATION_MISMATCH, BASELINE_MISMATCH])
+    assert [r["id"] for r in rules] == sorted([*CATALOGUE, EXPECTATION_MISMATCH, BASELINE_MISMATCH, TRACE_MISMATCH])
     by_id = {r["id"]: r for r in rules}
     for code, kind in CATALOGUE.items():
         assert by_id[code]["shortDescription"]["text"] == kind.summary

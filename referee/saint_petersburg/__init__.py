@@ -13,6 +13,7 @@ from referee.saint_petersburg.cards import CARD_ATTRIBUTES, DECKS, NAME_TABLE, c
 from referee.saint_petersburg.options import RULESET_ALIASES, RULESETS, SPOptions
 from referee.saint_petersburg.play import play_record
 from referee.saint_petersburg.state import SPCode, SPState
+from referee.statements import WinClaim
 
 
 class SaintPetersburg(Game[SPState, SPOptions]):
@@ -70,6 +71,12 @@ class SaintPetersburg(Game[SPState, SPOptions]):
     @classmethod
     def new_state(cls, players: list[str], options: SPOptions, context: SetupContext | None = None) -> SPState:
         return SPState(players, options)
+
+    @classmethod
+    def statement_text(cls, statement: Any) -> str:
+        if isinstance(statement, WinClaim):  # the notation's writer leaves the shared claim to the core
+            return super().statement_text(statement)
+        return notation.statement_text(statement)
 
     @classmethod
     def play(cls, players: list[str], rng: random.Random, options: SPOptions, tags: dict[str, str]) -> str:

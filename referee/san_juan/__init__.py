@@ -13,6 +13,7 @@ from referee.san_juan.cards import CARD_ATTRIBUTES, NAME_TABLE, card_table, tile
 from referee.san_juan.options import RULESET_ALIASES, RULESETS, SJOptions
 from referee.san_juan.play import play_record
 from referee.san_juan.state import SJCode, SJState
+from referee.statements import WinClaim
 
 
 class SanJuan(Game[SJState, SJOptions]):
@@ -70,6 +71,12 @@ class SanJuan(Game[SJState, SJOptions]):
     @classmethod
     def new_state(cls, players: list[str], options: SJOptions, context: SetupContext | None = None) -> SJState:
         return SJState(players, options)
+
+    @classmethod
+    def statement_text(cls, statement: Any) -> str:
+        if isinstance(statement, WinClaim):  # the notation's writer leaves the shared claim to the core
+            return super().statement_text(statement)
+        return notation.statement_text(statement)
 
     @classmethod
     def play(cls, players: list[str], rng: random.Random, options: SJOptions, tags: dict[str, str]) -> str:

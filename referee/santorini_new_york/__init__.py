@@ -54,6 +54,10 @@ class SantoriniNewYork(Game[SNYState, SNYOptions]):
         return make_state(players, options, context)
 
     @classmethod
+    def statement_text(cls, statement: Any) -> str:
+        return notation.statement_text(statement)
+
+    @classmethod
     def play(cls, players: list[str], rng: random.Random, options: SNYOptions, tags: dict[str, str]) -> str:
         return play_record(players, rng, options, tags)
 
