@@ -13,9 +13,9 @@ import dataclasses
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeGuard
 
 DATA = Path(__file__).parent / "data"
 BOARD_DIR = DATA / "boards"
@@ -48,9 +48,10 @@ class BoardMap:
     spaces: frozenset[int]
     starts: dict[int, tuple[int, int]] = field(hash=False)
 
-    def __post_init__(self) -> None:
-        # every cell of the grid by its name, for ``cell`` (not a field: no part of the board's identity)
-        object.__setattr__(self, "_cells", {self.square(c): c for c in range(self.width * self.height)})
+    @cached_property
+    def _cells(self) -> dict[str, int]:
+        """Every cell of the grid by its name, for ``cell`` (not a field: no part of the board's identity)."""
+        return {self.square(c): c for c in range(self.width * self.height)}
 
     def square(self, cell: int) -> str:
         """The record's name of a cell: column letter and row number (a1 is the south-west corner)."""
@@ -58,7 +59,7 @@ class BoardMap:
 
     def cell(self, square: str) -> int | None:
         """The cell a square names, or None when it lies outside the bounding grid."""
-        found: int | None = self._cells.get(square)  # type: ignore[attr-defined]
+        found = self._cells.get(square)
         if found is not None:
             return found
         match = SQUARE.fullmatch(square.lower())
@@ -69,7 +70,8 @@ class BoardMap:
             return None
         return row * self.width + column
 
-    def is_space(self, cell: int | None) -> bool:
+    def is_space(self, cell: int | None) -> TypeGuard[int]:
+        """Is ``cell`` a space of the board (not None, not a void cell)?"""
         return cell is not None and cell in self.spaces
 
     def pair_of(self, cell: int) -> int | None:
@@ -193,7 +195,6 @@ def _read_starts(table: object, board: BoardMap) -> dict[int, tuple[int, int]]:
             cell = board.cell(square)
             if not board.is_space(cell):
                 raise DataError(f"starting pair {number}: {square!r} is not a space of the map")
-            assert cell is not None
             if cell in seen:
                 raise DataError(f"starting pair {number}: {square} is already in pair {seen[cell]}")
             seen[cell] = number

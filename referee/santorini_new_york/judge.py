@@ -327,7 +327,6 @@ def basic_rule(
     cell, name = w.cells[index], w.squares[index]
     if not board.is_space(cell):
         return SNYCode.NO_SUCH_SPACE, f"{name} is not a space of the board {board.name!r}"
-    assert cell is not None
     if w.kind in ("move", "force") and index == 0:
         if cell not in pos.workers:
             return SNYCode.NO_WORKER, f"no worker stands on {name}"

@@ -173,18 +173,20 @@ Statement = Place | SetupSkyscraper | HandDeal | RoundMark | Reveal | FinalClaim
 
 
 class StatementBuilder(CommonStatements):
-    """Builds statement objects while the LALR parser runs (no tree is kept)."""
+    """Builds statement objects while the LALR parser runs (no tree is kept). Lark types a token's position as
+    optional (a token made by hand has none); the lexer always sets it, so ``or 1`` (as in ``referee.record``) only
+    satisfies the type."""
 
     def square(self, children: list[Token]) -> Square:
-        return Square(str(children[0]).lower(), children[0].column)
+        return Square(str(children[0]).lower(), children[0].column or 1)
 
     def card(self, children: list[Token]) -> CardRef:
         profession = card_lookup(children[:-1], NAME_TABLE, "profession")
         number = children[-1]
-        return CardRef(profession.name, int(number), profession.column, number.column)
+        return CardRef(profession.name, int(number), profession.column, number.column or 1)
 
     def unknown(self, children: list[Token]) -> CardRef:
-        return CardRef(None, 0, children[0].column)
+        return CardRef(None, 0, children[0].column or 1)
 
     # game statements
     def place_entry(self, children: list) -> PlaceEntry:
@@ -235,7 +237,8 @@ class StatementBuilder(CommonStatements):
     def claim(self, children: list[Token]) -> tuple[int, int, int]:
         token = children[0]
         level = ROOF_CLAIM if token.type == "ROOF" else int(token)
-        return (level, token.column, token.end_column)
+        column = token.column or 1
+        return (level, column, token.end_column or column + len(token))
 
     def sky_step(self, children: list) -> SkyscraperStep:
         return SkyscraperStep(children[1], children[0].column)

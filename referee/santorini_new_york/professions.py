@@ -198,7 +198,6 @@ def nypd_moves(t: TurnContext, p: Path, w: int) -> Moves:
         back = t.geo.step(other, direction)
         if not t.geo.board.is_space(back) or p.pos.occupied(back) or not t.climbs_ok(p.pos, w, other):
             continue
-        assert back is not None
         pushed = t.force(base if optional else base.tag(PUSH), other, back)
         if pushed is None:
             continue

@@ -175,7 +175,6 @@ class SNYState(GameState):
             raise self.fail(
                 SNYCode.NO_SUCH_SPACE, f"{square.name} is not a space of the board {self.board.name!r}", square.column
             )
-        assert cell is not None
         return cell
 
     def card_of(self, ref: CardRef) -> Card:
