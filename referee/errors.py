@@ -74,7 +74,7 @@ class RecordCode(ErrorKind):
         Verdict.MALFORMED,
         "A tag the game reads (a board, a deck) has a value of the wrong form.",
     )
-    DUPLICATE_TAG = ("duplicate-tag", Verdict.MALFORMED, "A tag is given at most once per game.")
+    DUPLICATE_TAG = ("duplicate-tag", Verdict.MALFORMED, "A tag with a meaning is given at most once per game.")
     BAD_TAG = ("bad-tag", Verdict.MALFORMED, 'A tag line must read [Name "value"].')
     MISSING_TAG = ("missing-tag", Verdict.MALFORMED, "The required tags Game and Players are missing.")
     UNKNOWN_GAME = ("unknown-game", Verdict.MALFORMED, "The Game tag names no supported game.")

@@ -301,7 +301,7 @@ def _format_tags(each: _Game, lines: list[str], out: list[str], game_lines: bool
         else:
             blanks += [*pending, number]
             pending = []
-    by_line = {tag.line: tag for tag in record.tags.values()}
+    by_line = {tag.line: tag for tag in [*record.tags.values(), *record.repeated]}
     known = tag_order(game.tag_options if game is not None else ())
     order = {name.lower(): position for position, name in enumerate(known)}
     spelled = {name.lower(): name for name in known}

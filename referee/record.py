@@ -53,6 +53,7 @@ class GameRecord:
     tags: dict[str, Tag] = field(default_factory=dict)
     body: list[tuple[int, str | BadLine]] = field(default_factory=list)
     envelope_error: RefereeError | None = None
+    repeated: list[Tag] = field(default_factory=list)  # later copies of a tag without meaning (the first one counts)
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         found = self.tag_entry(name)
@@ -148,6 +149,18 @@ def tag_line(name: str, value: str) -> str:
 # The canonical tag order (what ``referee fmt`` and every record the referee writes use): the game and its players,
 # where and when it was played, its rules — the game's own tags (``Game.tag_options``: Santorini's Board, DeckList,
 # Deck) after Seed — then how it ended and what the record is for. Unknown tags follow, in the order written.
+# The record's own tags with a meaning: given twice, a game is malformed (which one would count?). A game's own tags
+# (``Game.tag_options``) are checked the same way when the game is known; any other tag may repeat.
+JUDGED_TAGS = frozenset({"game", "players", "ruleset", "variant", "result", "expect"})
+
+
+def duplicate_tag(tag: Tag, first: Tag) -> RefereeError:
+    """A tag with a meaning given a second time: malformed at the repeat."""
+    return malformed(RecordCode.DUPLICATE_TAG, f"the {tag.name} tag is given twice (first on line {first.line})", 2).at(
+        tag.line
+    )
+
+
 TAG_ORDER = ("Game", "Players", "Event", "Site", "Date", "Round", "Table", "Ruleset", "Variant", "Seed")
 TAG_ORDER_END = ("Result", "Description", "Expect")
 
@@ -288,11 +301,12 @@ def iter_games(lines: str | Iterable[tuple[int, str | BadLine]], file: str = "<s
             try:
                 tag = parse_tag(raw, number)
                 first = current.tag_entry(tag.name)
-                if first is not None:
-                    raise malformed(
-                        RecordCode.DUPLICATE_TAG, f"the {tag.name} tag is given twice (first on line {first.line})", 2
-                    ).at(number)
-                current.add_tag(tag)
+                if first is None:
+                    current.add_tag(tag)
+                elif tag.name.lower() in JUDGED_TAGS:
+                    raise duplicate_tag(tag, first)
+                else:  # a tag the referee never judges (Event, Site, ...): kept, the first value reported
+                    current.repeated.append(tag)
             except RefereeError as error:
                 if current.envelope_error is None:
                     current.envelope_error = error

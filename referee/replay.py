@@ -27,7 +27,7 @@ from referee.errors import (
     malformed,
 )
 from referee.game import GameState, GameType, Outcome, SetupContext, check_option
-from referee.record import BadLine, GameRecord, excerpt, is_blank_statement, iter_games, read_lines
+from referee.record import BadLine, GameRecord, duplicate_tag, excerpt, is_blank_statement, iter_games, read_lines
 from referee.registry import GAMES, find_game
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, open_regular
 from referee.variant import Variant, apply_variant, resolve_options
@@ -264,6 +264,9 @@ def _apply_tag_options(game: GameType, options: Any, record: GameRecord) -> Any:
         tag = record.tag_entry(tag_name)
         if tag is None:
             continue
+        again = next((each for each in record.repeated if each.name.lower() == tag_name.lower()), None)
+        if again is not None:
+            raise duplicate_tag(again, tag)
         default = getattr(options, option)
         try:
             value = option_value(default, tag.value)
@@ -337,6 +340,9 @@ class Referee:
             self._replay(record, game, state, report, visitor)
         except RefereeError as error:
             report.verdict, report.error = error.verdict, error
+            if report.game is None:  # a problem in the tag section: the game is still named when the tag names one
+                found = find_game(record.tag("Game") or "")
+                report.game = found.id if found is not None else None
             if state is not None and not error.state:
                 error.state = state.summary()
             visitor.error(error, state)

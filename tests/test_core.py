@@ -140,6 +140,34 @@ def test_other_tags_are_kept_not_judged() -> None:
     assert report.verdict is Verdict.UNFINISHED
 
 
+def test_a_tag_without_meaning_may_repeat_the_first_value_is_reported() -> None:
+    report = one(HEAD + '[Event "Club night"]\n[event "Round 2"]\n' + OPENING)
+    assert report.verdict is Verdict.UNFINISHED
+    assert report.tags["Event"] == "Club night"
+
+
+@pytest.mark.parametrize("tag", ["Game", "Players", "Ruleset", "Variant", "Result", "Expect"])
+def test_a_tag_with_meaning_given_twice_is_malformed_at_the_repeat(tag: str) -> None:
+    value = {
+        "Game": "Saint Petersburg",
+        "Players": "Anna, Boris",
+        "Ruleset": "2nd edition",
+        "Variant": "sp-no-pub",
+        "Result": "Anna",
+        "Expect": "unfinished",
+    }[tag]
+    report = one(HEAD + f'[{tag} "{value}"]\n[{tag.upper()} "{value}"]\n' + OPENING)
+    repeat = 3 if tag in ("Game", "Players") else 4  # HEAD gives these two already
+    assert (report.verdict, report.error.code, report.error.line) == (Verdict.MALFORMED, "duplicate-tag", repeat)
+
+
+def test_a_games_own_tag_given_twice_is_malformed_at_the_repeat() -> None:
+    text = '[Game "Santorini: New York"]\n[Players "Anna, Boris"]\n[Board "square-5x5"]\n[board "square-5x5"]\n'
+    report = one(text)
+    assert (report.verdict, report.error.code, report.error.line) == (Verdict.MALFORMED, "duplicate-tag", 4)
+    assert report.game == "santorini-new-york"
+
+
 def test_tag_values_unescape() -> None:
     record = split_games('[Event "a \\"quoted\\" \\\\ value"]\n' + HEAD)[0]
     assert record.tag("event") == 'a "quoted" \\ value'

@@ -157,118 +157,19 @@ class SaintPetersburgAdapter(GameAdapter[SPState]):
 
     def illegal_moves(self, state: SPState, rng: random.Random, history: list) -> list:
         """Statements that break a rule by construction, for every stage."""
-        n = len(state.players)
-        moves: list = []
-        other_phase = PHASES[(state.phase_index + 1) % 4]
         if state.stage == SETUP:
-            moves += [PhaseHeader("worker", 0), Actor(_ref(state.players[0]), Pass()), Deal((), 0)]
-            return moves
+            return [PhaseHeader("worker", 0), Actor(_ref(state.players[0]), Pass()), Deal((), 0)]
         if state.stage == OVER:
-            moves += [PhaseHeader("worker", 0), Actor(_ref(state.players[0]), Pass()), RoundMark(state.round + 1, 0)]
-            claim = final_claim(state)
-            first = claim.entries[0]
-            wrong = FinalEntry(first.player, first.vp + 1, 0)
-            moves.append(FinalClaim((wrong, *claim.entries[1:]), 0))
-            return moves
-        moves.append(FinalClaim(tuple(FinalEntry(_ref(p), 0, 0) for p in state.players), 0))
-        moves.append(deal_tokens(state.players, rng))
-        if state.stage == DEALING:
-            deal = random_deal(state, rng)
-            moves.append(Deal(deal.cards[:-1], 0))
-            wrong_deck = DECKS[(state.phase_index + 1) % 4]
-            moves.append(Deal((*deal.cards[:-1], _ref(next(iter(state.decks[wrong_deck])))), 0))
-            moves.append(Actor(_ref(state.players[state.to_act]), Pass()))
-            moves.append(PhaseHeader(state.phase, 0))
-            return moves
-        if state.stage == BETWEEN:
-            moves.append(PhaseHeader(other_phase, 0))
-            moves.append(RoundMark(state.round + 1, 0))
-            moves.append(Actor(_ref(state.players[0]), Pass()))
-            moves.append(Deal((), 0))
-            if state.score_claim_open and state.last_scoring is not None:
-                scored = score_claim(state)
-                top = scored.entries[0]
-                moves.append(ScoreClaim((ScoreEntry(top.player, top.rubles + 1, top.vp), *scored.entries[1:]), 0))
-            for seat, player in enumerate(state.p):
-                if not state.pub_open or not player.owns("Pub"):
-                    moves.append(Actor(_ref(player.name), Pub(1, state.options.pub_vp_price)))
-                elif seat not in state.pubs_used:
-                    cap = state.pub_cap(seat)
-                    moves.append(Actor(_ref(player.name), Pub(cap + 1, (cap + 1) * state.options.pub_vp_price)))
-                    moves.append(Actor(_ref(player.name), Pub(0, 1)))
-                else:  # a second use after this scoring ("pub 0" says nothing and is legal)
-                    moves.append(Actor(_ref(player.name), Pub(1, state.options.pub_vp_price)))
-            return moves
-        # ACTING
-        seat = state.to_act
-        player = state.p[seat]
-        me = _ref(player.name)
-        other = _ref(state.players[(seat + 1) % n])
-        moves += [
-            PhaseHeader(state.phase, 0),
-            PhaseHeader(other_phase, 0),
-            RoundMark(state.round, 0),
-            ScoreClaim(tuple(ScoreEntry(_ref(p), 0, 0) for p in state.players), 0),
-            Actor(other, Pass()),
-            Actor(me, Pub(0, 0)),
+            return _illegal_after_end(state)
+        moves: list = [
+            FinalClaim(tuple(FinalEntry(_ref(p), 0, 0) for p in state.players), 0),
+            deal_tokens(state.players, rng),
         ]
-        if not state.deal_allowed:
-            moves.append(Deal((), 0))
-        legal = state.legal_actions(observe_cards=True)
-        legal_set = set(legal)
-        for action in rng.sample(legal, min(len(legal), 6)):
-            if isinstance(action, (Buy, Play, Observe)) and action.price is not None:
-                for delta in (1, -1):
-                    if action.price + delta >= 0:
-                        moves.append(Actor(me, _with_price(action, action.price + delta)))
-            moves.append(Actor(other, action))
-        shown = {c.name for c in state.upper} | {c.name for c in state.lower}
-        absent = [name for name in state.cards if name not in shown]
-        for name in rng.sample(absent, min(3, len(absent))):
-            moves += [Actor(me, Buy(_ref(name))), Actor(me, Take(_ref(name)))]
-        held = {c.name for c in player.hand}
-        for name in rng.sample([nm for nm in state.cards if nm not in held], 2):
-            moves.append(Actor(me, Play(_ref(name))))
-        area = {c.name for c in player.area}
-        for card in [*state.upper, *state.lower]:
-            row = state._row_for(card, state.upper if card in state.upper else state.lower)
-            if card.upgrade:
-                moves.append(Actor(me, Buy(_ref(card.name), row)))  # no target named
-                targets = {t.name for t in state.targets(seat, card)}
-                for name in area - targets:
-                    moves.append(Actor(me, Buy(_ref(card.name), row, _ref(name))))
-            elif area:
-                moves.append(Actor(me, Buy(_ref(card.name), row, _ref(next(iter(area))))))
-            if state.buy_only() or len(player.hand) >= state.hand_limit(seat):
-                moves.append(Actor(me, Take(_ref(card.name), row)))
-            rows = {c.name for c in state.upper} & {c.name for c in state.lower}
-            if card.name in rows:
-                moves.append(Actor(me, Buy(_ref(card.name))))  # ambiguous row
-        if state.buy_only() and Pass() not in legal_set:
-            moves.append(Actor(me, Pass()))
-        if not (state.phase == "building" and state.free_observatories(seat)):
-            deck = rng.choice([d for d in DECKS if state.deck_size[d]] or list(DECKS))
-            observed = next((nm for nm, c in state.decks[deck].items() if c), None)
-            if observed:
-                moves.append(Actor(me, Observe(deck, _ref(observed), "discard")))
-        else:
-            for deck in DECKS:
-                gone = [nm for nm, card in state.cards.items() if card.deck == deck and not state.decks[deck][nm]]
-                if gone:
-                    moves.append(Actor(me, Observe(deck, _ref(gone[0]), "discard")))
-                if state.deck_size[deck] == 1:
-                    last = next(nm for nm, c in state.decks[deck].items() if c)
-                    moves.append(Actor(me, Observe(deck, _ref(last), "discard")))
-        # keep only the ones the legal list does not contain in any spelling
-        stripped = {_strip(a) for a in legal_set}
-
-        def listed(move) -> bool:
-            if not (isinstance(move, Actor) and move.player == me):
-                return False
-            action = move.action
-            return action in legal_set or (getattr(action, "price", None) is None and _strip(action) in stripped)
-
-        return [m for m in moves if not listed(m)]
+        if state.stage == DEALING:
+            return moves + _illegal_while_dealing(state, rng)
+        if state.stage == BETWEEN:
+            return moves + _illegal_between_phases(state)
+        return moves + _illegal_while_acting(state, rng)
 
     def checker(self, config: Config, players: list[str]) -> SPChecker:
         return SPChecker(config, players)
@@ -484,3 +385,138 @@ class SPChecker(Checker[SPState]):
                 f"the game ended in round {state.round}; a deck ran out in round {self.trigger_round}",
             )
             self.fail(state.phase_index == 3, "the game ended before the upgrade phase")
+
+
+def _illegal_after_end(state: SPState) -> list:
+    """After the end only final: claims may follow, and a wrong one is refused."""
+    moves: list = [PhaseHeader("worker", 0), Actor(_ref(state.players[0]), Pass()), RoundMark(state.round + 1, 0)]
+    claim = final_claim(state)
+    first = claim.entries[0]
+    moves.append(FinalClaim((FinalEntry(first.player, first.vp + 1, 0), *claim.entries[1:]), 0))
+    return moves
+
+
+def _illegal_while_dealing(state: SPState, rng: random.Random) -> list:
+    """A deal one card short, a card from the wrong deck, an action or a header before the deal."""
+    deal = random_deal(state, rng)
+    wrong_deck = DECKS[(state.phase_index + 1) % 4]
+    return [
+        Deal(deal.cards[:-1], 0),
+        Deal((*deal.cards[:-1], _ref(next(iter(state.decks[wrong_deck])))), 0),
+        Actor(_ref(state.players[state.to_act]), Pass()),
+        PhaseHeader(state.phase, 0),
+    ]
+
+
+def _illegal_between_phases(state: SPState) -> list:
+    """Between phases: the wrong header, round or deal, a wrong score: claim, pubs beyond what is allowed."""
+    moves: list = [
+        PhaseHeader(PHASES[(state.phase_index + 1) % 4], 0),
+        RoundMark(state.round + 1, 0),
+        Actor(_ref(state.players[0]), Pass()),
+        Deal((), 0),
+    ]
+    if state.score_claim_open and state.last_scoring is not None:
+        scored = score_claim(state)
+        top = scored.entries[0]
+        moves.append(ScoreClaim((ScoreEntry(top.player, top.rubles + 1, top.vp), *scored.entries[1:]), 0))
+    price = state.options.pub_vp_price
+    for seat, player in enumerate(state.p):
+        if not state.pub_open or not player.owns("Pub"):
+            moves.append(Actor(_ref(player.name), Pub(1, price)))
+        elif seat not in state.pubs_used:
+            cap = state.pub_cap(seat)
+            moves.append(Actor(_ref(player.name), Pub(cap + 1, (cap + 1) * price)))
+            moves.append(Actor(_ref(player.name), Pub(0, 1)))
+        else:  # a second use after this scoring ("pub 0" says nothing and is legal)
+            moves.append(Actor(_ref(player.name), Pub(1, price)))
+    return moves
+
+
+def _illegal_while_acting(state: SPState, rng: random.Random) -> list:
+    """On a player's turn: statements out of place, wrong prices, absent cards, bad upgrades and observations; only
+    those the legal list does not hold in any spelling are kept."""
+    seat = state.to_act
+    me = _ref(state.p[seat].name)
+    other = _ref(state.players[(seat + 1) % len(state.players)])
+    moves: list = [
+        PhaseHeader(state.phase, 0),
+        PhaseHeader(PHASES[(state.phase_index + 1) % 4], 0),
+        RoundMark(state.round, 0),
+        ScoreClaim(tuple(ScoreEntry(_ref(p), 0, 0) for p in state.players), 0),
+        Actor(other, Pass()),
+        Actor(me, Pub(0, 0)),
+    ]
+    if not state.deal_allowed:
+        moves.append(Deal((), 0))
+    legal = state.legal_actions(observe_cards=True)
+    legal_set = set(legal)
+    for action in rng.sample(legal, min(len(legal), 6)):
+        if isinstance(action, (Buy, Play, Observe)) and action.price is not None:
+            for delta in (1, -1):
+                if action.price + delta >= 0:
+                    moves.append(Actor(me, _with_price(action, action.price + delta)))
+        moves.append(Actor(other, action))
+    moves += _illegal_cards(state, rng, me)
+    if state.buy_only() and Pass() not in legal_set:
+        moves.append(Actor(me, Pass()))
+    moves += _illegal_observations(state, rng, me)
+    stripped = {_strip(a) for a in legal_set}
+
+    def listed(move: Any) -> bool:
+        if not (isinstance(move, Actor) and move.player == me):
+            return False
+        action = move.action
+        return action in legal_set or (getattr(action, "price", None) is None and _strip(action) in stripped)
+
+    return [m for m in moves if not listed(m)]
+
+
+def _illegal_cards(state: SPState, rng: random.Random, me: Any) -> list:
+    """Cards not on display or not in hand, upgrades over the wrong card, a take over the hand limit, an ambiguous
+    row."""
+    seat = state.to_act
+    player = state.p[seat]
+    moves: list = []
+    shown = {c.name for c in state.upper} | {c.name for c in state.lower}
+    absent = [name for name in state.cards if name not in shown]
+    for name in rng.sample(absent, min(3, len(absent))):
+        moves += [Actor(me, Buy(_ref(name))), Actor(me, Take(_ref(name)))]
+    held = {c.name for c in player.hand}
+    for name in rng.sample([nm for nm in state.cards if nm not in held], 2):
+        moves.append(Actor(me, Play(_ref(name))))
+    area = {c.name for c in player.area}
+    in_both_rows = {c.name for c in state.upper} & {c.name for c in state.lower}
+    for card in [*state.upper, *state.lower]:
+        row = state._row_for(card, state.upper if card in state.upper else state.lower)
+        if card.upgrade:
+            moves.append(Actor(me, Buy(_ref(card.name), row)))  # no target named
+            targets = {t.name for t in state.targets(seat, card)}
+            for name in area - targets:
+                moves.append(Actor(me, Buy(_ref(card.name), row, _ref(name))))
+        elif area:
+            moves.append(Actor(me, Buy(_ref(card.name), row, _ref(next(iter(area))))))
+        if state.buy_only() or len(player.hand) >= state.hand_limit(seat):
+            moves.append(Actor(me, Take(_ref(card.name), row)))
+        if card.name in in_both_rows:
+            moves.append(Actor(me, Buy(_ref(card.name))))  # ambiguous row
+    return moves
+
+
+def _illegal_observations(state: SPState, rng: random.Random, me: Any) -> list:
+    """An Observatory used without one, a card not in its deck, the last card of a deck."""
+    moves: list = []
+    if not (state.phase == "building" and state.free_observatories(state.to_act)):
+        deck = rng.choice([d for d in DECKS if state.deck_size[d]] or list(DECKS))
+        observed = next((nm for nm, c in state.decks[deck].items() if c), None)
+        if observed:
+            moves.append(Actor(me, Observe(deck, _ref(observed), "discard")))
+        return moves
+    for deck in DECKS:
+        gone = [nm for nm, card in state.cards.items() if card.deck == deck and not state.decks[deck][nm]]
+        if gone:
+            moves.append(Actor(me, Observe(deck, _ref(gone[0]), "discard")))
+        if state.deck_size[deck] == 1:
+            last = next(nm for nm, c in state.decks[deck].items() if c)
+            moves.append(Actor(me, Observe(deck, _ref(last), "discard")))
+    return moves

@@ -222,6 +222,12 @@ def _upgrade_monotone(upgrades: list[PricePoint], options: Any) -> Result:
 
 
 def _sp_table_proofs(game: type[Game], options: Any) -> list[Result]:
+    """The arithmetic tables of the rule options: aristocrat variety, the first deal, VP conversion, limits, Pub."""
+    return [*_variety_proofs(options), *_deal_and_conversion_proofs(game, options), *_limit_and_pub_proofs(options)]
+
+
+def _variety_proofs(options: Any) -> list[Result]:
+    """The aristocrat variety table: strictly increasing, capped at its last entry, the rules' triangular scale."""
     results = []
     table = list(options.variety_table)
     size = len(table)
@@ -263,7 +269,12 @@ def _sp_table_proofs(game: type[Game], options: Any) -> list[Result]:
         if model is None
         else Result(name, False, {"distinct": model[i].as_long(), "vp": table[model[i].as_long()]})
     )
-    # the round-1 deal fits the display, for every player count the game allows
+    return results
+
+
+def _deal_and_conversion_proofs(game: type[Game], options: Any) -> list[Result]:
+    """Round 1's deal fits the display for every player count; the final conversion splits any ruble total."""
+    results = []
     n = z3.Int("players")
     solver = z3.Solver()
     solver.add(n >= game.min_players, n <= game.max_players)
@@ -286,7 +297,12 @@ def _sp_table_proofs(game: type[Game], options: Any) -> list[Result]:
                 {} if model is None else {"rubles": model[r].as_long()},
             )
         )
-    # owning a Warehouse never lowers the hand limit; Pub VP cost at least a ruble each
+    return results
+
+
+def _limit_and_pub_proofs(options: Any) -> list[Result]:
+    """Owning a Warehouse never lowers the hand limit; Pub VP cost at least a ruble each."""
+    results = []
     w = z3.Bool("owns_warehouse")
     limit = z3.If(w, options.warehouse_hand_limit, options.hand_limit)
     solver = z3.Solver()

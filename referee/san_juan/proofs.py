@@ -16,7 +16,12 @@ from referee.proofs import Paths, Result, Sym, SymBool, refute, symbolic
 def proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path) -> list[Result]:
     """San Juan: ``SJState.build_cost`` run symbolically (chooser privilege, Library, Smithy, Quarry, a Crane's
     covered building of any cost in the card table, reductions on or off) and ``SJState.score``'s Palace bonus."""
-    from referee.san_juan.cards import MONUMENTS, card_table
+    return [*_build_cost_proofs(options), _palace_proof(options)]
+
+
+def _build_cost_proofs(options: Any) -> list[Result]:
+    """A building never costs less than 0 nor more than its printed cost, for every card of the table."""
+    from referee.san_juan.cards import card_table
     from referee.san_juan.state import SJState
 
     results = []
@@ -77,7 +82,14 @@ def proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path) 
                         high = values
     results.append(Result(low_name, low is None, low or {}))
     results.append(Result(high_name, high is None, high or {}))
-    # Palace: a quarter of the other VP, rounded down, for any number of Chapel cards and any bonus buildings
+    return results
+
+
+def _palace_proof(options: Any) -> Result:
+    """Palace: a quarter of the other VP, rounded down, for any number of Chapel cards and any bonus buildings."""
+    from referee.san_juan.cards import MONUMENTS
+    from referee.san_juan.state import SJState
+
     failure = None
     bonus = ["Guild Hall", "City Hall", "Triumphal Arch"]
     for mask in range(1 << len(bonus)):
@@ -112,9 +124,6 @@ def proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path) 
                     "palace": model.eval(palace, True).as_long(),
                     "other VP": model.eval(base, True).as_long(),
                 }
-    results.append(
-        Result(
-            "Palace bonus = a quarter of the other VP, rounded down (any Chapel count)", failure is None, failure or {}
-        )
+    return Result(
+        "Palace bonus = a quarter of the other VP, rounded down (any Chapel count)", failure is None, failure or {}
     )
-    return results

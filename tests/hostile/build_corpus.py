@@ -757,7 +757,6 @@ def silent_cases() -> list[Case]:
         "ruleset-twice": ('[Ruleset "1st edition"]', '[Ruleset "2nd edition"]'),
         "variant-twice": ('[Variant "sp-rich-start"]', '[Variant "sp-no-minimum"]'),
         "expect-twice": ('[Expect "unfinished"]', '[Expect "valid"]'),
-        "event-twice": ('[Event "A"]', '[Event "B"]'),
     }
     for name, tags in dups.items():
         text = sp_opening(*tags)
@@ -772,6 +771,18 @@ def silent_cases() -> list[Case]:
                 [err("malformed", None, line, ok=False)],
             )
         )
+    # a tag the referee never judges may repeat (record format §1: kept and reported, never judged); the first counts
+    text = sp_opening('[Event "A"]', '[Event "B"]')
+    cases.append(
+        Case(
+            "silent/event-twice.rec",
+            "silent",
+            7,
+            '[Event "A"] then [Event "B"] after [Players]: a tag without meaning may repeat, never judged',
+            text.encode(),
+            [err("unfinished", None, None, ok=True)],
+        )
+    )
     # a Result tag twice on a complete game, the second one false
     full = source(SP_FULL)
     text = with_tags(full, '[Result "Boris"]', after="[Result")
@@ -1400,9 +1411,17 @@ RUNTIME: list[Runtime] = [
         "same-tag-10k",
         "silent",
         7,
-        "the Event tag 10,000 times: reported at the second",
-        lambda: sp_opening(*(f'[Event "v{i}"]' for i in range(10_000))).encode(),
+        "the Result tag 10,000 times: reported at the second",
+        lambda: sp_opening(*('[Result "Anna"]' for _ in range(10_000))).encode(),
         [err("malformed", None, 4, ok=False)],
+    ),
+    Runtime(
+        "event-tag-10k",
+        "silent",
+        7,
+        "the Event tag 10,000 times: a tag without meaning may repeat",
+        lambda: sp_opening(*(f'[Event "v{i}"]' for i in range(10_000))).encode(),
+        [UNFINISHED],
     ),
     Runtime(
         "tag-100k",
