@@ -523,7 +523,7 @@ def run_check(
                 yield from finding.lines()
     played = play_findings(subject, games, seed, out_dir, cap)
     if played is None:
-        yield f"random play: {subject.game.title} has no property adapter installed (properties/)"
+        yield f"random play: {subject.game.title} has no property adapter installed (Game.property_adapter)"
     else:
         yield "random play:"
         for finding in played:

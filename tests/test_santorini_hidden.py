@@ -82,3 +82,28 @@ def test_an_unknown_card_from_a_place_with_only_known_cards() -> None:
     assert tracker.possible_at(A, hand(0)) and tracker.possible_at(B, hand(0))
     with pytest.raises(CardError):
         CardTracker(()).take_unknown(DECK, hand(0))
+
+
+def test_halls_condition_and_the_matching_agree_on_the_hidden_cards() -> None:
+    """``feasible``'s two tests of the same question: every set of groups has room (``hall``), a filling exists
+    (``matching``) — on random groups of candidates (every hidden card a candidate of some group or not)."""
+    import random
+
+    from referee.santorini_new_york.hidden import hall, matching
+
+    rng = random.Random(3)
+    both = [0, 0]
+    for _ in range(4000):
+        cards = [("Engineer", n) for n in range(rng.randint(1, 12))]
+        groups: dict[frozenset, int] = {}
+        for _ in range(rng.randint(1, 5)):
+            cand = frozenset(card for card in cards if rng.random() < rng.choice((0.2, 0.5, 0.9)))
+            groups[cand] = groups.get(cand, 0) + rng.randint(1, 3)
+        total = sum(groups.values())
+        hidden = rng.sample(cards, min(total, len(cards)))
+        if len(hidden) != total or not set().union(*groups) <= set(hidden):
+            continue  # what feasible checks first, and the tracker's rule: candidates are hidden cards
+        expected = matching(hidden, list(groups.items()))
+        assert hall(list(groups.items())) == expected, (hidden, groups)
+        both[expected] += 1
+    assert min(both) > 100, both

@@ -13,8 +13,9 @@ import dataclasses
 import re
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
+from typing import ClassVar, TypeGuard
 
 DATA = Path(__file__).parent / "data"
 BOARD_DIR = DATA / "boards"
@@ -47,12 +48,20 @@ class BoardMap:
     spaces: frozenset[int]
     starts: dict[int, tuple[int, int]] = field(hash=False)
 
+    @cached_property
+    def _cells(self) -> dict[str, int]:
+        """Every cell of the grid by its name, for ``cell`` (not a field: no part of the board's identity)."""
+        return {self.square(c): c for c in range(self.width * self.height)}
+
     def square(self, cell: int) -> str:
         """The record's name of a cell: column letter and row number (a1 is the south-west corner)."""
         return f"{chr(ord('a') + cell % self.width)}{cell // self.width + 1}"
 
     def cell(self, square: str) -> int | None:
         """The cell a square names, or None when it lies outside the bounding grid."""
+        found = self._cells.get(square)
+        if found is not None:
+            return found
         match = SQUARE.fullmatch(square.lower())
         if match is None:
             return None
@@ -61,7 +70,8 @@ class BoardMap:
             return None
         return row * self.width + column
 
-    def is_space(self, cell: int | None) -> bool:
+    def is_space(self, cell: int | None) -> TypeGuard[int]:
+        """Is ``cell`` a space of the board (not None, not a void cell)?"""
         return cell is not None and cell in self.spaces
 
     def pair_of(self, cell: int) -> int | None:
@@ -70,7 +80,10 @@ class BoardMap:
 
 
 class Geometry:
-    """What the rules look along on one board under one adjacency rule ([D1]): neighbours, straight lines, steps."""
+    """What the rules look along on one board under one adjacency rule ([D1]): neighbours, straight lines, steps.
+    Computed once per board and rule (``of``); the lines are kept as they are first asked for."""
+
+    _made: ClassVar[dict[tuple[BoardMap, bool], Geometry]] = {}
 
     def __init__(self, board: BoardMap, diagonal: bool = True) -> None:
         self.board = board
@@ -79,6 +92,18 @@ class Geometry:
             cell: tuple(sorted(n for n in (self.step(cell, d) for d in self.directions) if board.is_space(n)))
             for cell in sorted(board.spaces)
         }
+        self._lines: dict[tuple[int, tuple[int, int]], tuple[int, ...]] = {}
+
+    @classmethod
+    def of(cls, board: BoardMap, diagonal: bool = True) -> Geometry:
+        """The geometry of a board under an adjacency rule, made once per process."""
+        key = (board, diagonal)
+        found = cls._made.get(key)
+        if found is None:
+            if len(cls._made) >= 64:  # boards from files: a bounded number kept
+                cls._made.clear()
+            found = cls._made[key] = cls(board, diagonal)
+        return found
 
     def step(self, cell: int, direction: tuple[int, int], distance: int = 1) -> int | None:
         """The cell ``distance`` steps away in a direction, or None off the bounding grid (void cells included)."""
@@ -89,14 +114,17 @@ class Geometry:
             return None
         return row * width + column
 
-    def line(self, cell: int, direction: tuple[int, int]) -> list[int]:
+    def line(self, cell: int, direction: tuple[int, int]) -> tuple[int, ...]:
         """The cells beyond ``cell`` in a direction, to the edge of the grid (void cells included)."""
-        out: list[int] = []
-        here = self.step(cell, direction)
-        while here is not None:
-            out.append(here)
-            here = self.step(here, direction)
-        return out
+        found = self._lines.get((cell, direction))
+        if found is None:
+            out: list[int] = []
+            here = self.step(cell, direction)
+            while here is not None:
+                out.append(here)
+                here = self.step(here, direction)
+            found = self._lines[(cell, direction)] = tuple(out)
+        return found
 
     def adjacent(self, a: int, b: int) -> bool:
         return b in self.neighbours.get(a, ())
@@ -167,7 +195,6 @@ def _read_starts(table: object, board: BoardMap) -> dict[int, tuple[int, int]]:
             cell = board.cell(square)
             if not board.is_space(cell):
                 raise DataError(f"starting pair {number}: {square!r} is not a space of the map")
-            assert cell is not None
             if cell in seen:
                 raise DataError(f"starting pair {number}: {square} is already in pair {seen[cell]}")
             seen[cell] = number
@@ -178,8 +205,10 @@ def _read_starts(table: object, board: BoardMap) -> dict[int, tuple[int, int]]:
     return dict(sorted(starts.items()))
 
 
+@cache
 def shipped_boards() -> dict[str, Path]:
-    """The boards shipped with the game, by lower-case name (the file stem)."""
+    """The boards shipped with the game, by lower-case name (the file stem); listed once per process (do not
+    change the dict)."""
     return {path.stem.lower(): path for path in sorted(BOARD_DIR.glob("*.toml"))}
 
 

@@ -153,7 +153,9 @@ def deck_cards(deck: tuple[str, ...], deck_list: DeckList) -> tuple[Card, ...]:
     return tuple(sorted(((p, n) for p in deck for n in deck_list.numbers[p]), key=card_order))
 
 
+@cache
 def shipped_deck_lists() -> dict[str, Path]:
+    """The deck lists shipped with the game, by lower-case name; listed once per process (do not change the dict)."""
     return {path.stem.lower(): path for path in sorted(DECK_LIST_DIR.glob("*.toml"))}
 
 

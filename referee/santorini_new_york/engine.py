@@ -3,9 +3,14 @@
 One rule, one place: a profession (``professions.py``) enumerates its *candidate* turns as step sequences from the
 shared pieces here (a move, a build, a forced move); each "if possible" effect marks the turns that perform it
 (``tags``) and the turns that reach the moment where it would happen (``points``). ``settle`` then keeps, wherever
-some complete turn performs a required effect, only the turns that do — the [D2] reading of "if possible". The same
-list of legal turns judges a record line, gives the error column, lists the legal alternatives and feeds the
-generator.
+some complete turn performs a required effect, only the turns that do — the [D2] reading of "if possible". The list
+of legal turns gives the error column, lists the legal alternatives and feeds the generator.
+
+A record line is judged without the list (``judge.find_turn``): the same enumeration runs with a *guide* on the
+context (``TurnContext.guide``), which every step passes before it is made. A pruned step is never made, so only the
+record's own steps are followed; a search for a turn that performs an effect is guided the same way. Every step a
+turn function takes goes through ``TurnContext.move``, ``force``, ``build`` or ``skyscraper`` (None: not possible
+here, or pruned), and no turn function decides anything from whether a step was made (it asks the position).
 
 A winning step ends the turn at once (ruling 2): the enumeration stops a path there, so nothing may follow it, and a
 win that comes before an effect's moment is never held against that effect.
@@ -111,8 +116,38 @@ class Path(NamedTuple):
         return Path(self.acts, self.pos, self.tags | {effect}, self.points, self.winner, self.win_kind, self.removed)
 
     def reach(self, effect: str, key: tuple) -> Path:
+        """The moment of an effect, with the key of the choices made before it (a turn reaches each effect's moment
+        at most once: a guided search relies on it)."""
         points = (*self.points, (effect, key))
         return Path(self.acts, self.pos, self.tags, points, self.winner, self.win_kind, self.removed)
+
+    def reach_here(self, effect: str) -> Path:
+        """The moment of an effect keyed by the steps so far (``Steps``): a search for a turn that performs it
+        follows those steps."""
+        return self.reach(effect, Steps(self.acts))
+
+
+NOWHERE: frozenset[int | None] = frozenset()  # an aim no step may follow
+
+
+class Steps(tuple[Act, ...]):
+    """An effect's key that is the turn's steps before its moment: every turn reaching it starts with them."""
+
+    __slots__ = ()
+
+
+class Guide:
+    """What a guided enumeration may follow: ``allows`` sees each step (``act``) before it is added to ``p``."""
+
+    __slots__ = ()
+
+    def allows(self, p: Path, act: Act) -> bool:
+        raise NotImplementedError
+
+    def aim(self, p: Path, kind: str, a: int | None) -> frozenset[int | None] | None:
+        """Where ``p``'s next step of ``kind`` (``act.kind``) from cell ``a`` (None: any) may go (its ``act.b``;
+        None: anywhere): ``allows`` refuses every such step to another cell (a piece then skips them)."""
+        return None
 
 
 @dataclass
@@ -149,9 +184,22 @@ class TurnContext:
     profession: str
     holder: int | None  # the Statue holder: only he wins by climbing or by the Engineer's rooftop
     supply: Supply = field(default_factory=Supply)
+    guide: Guide | None = None  # prunes the steps an enumeration follows (None: every candidate turn)
 
     def start(self, pos: Position) -> Path:
         return Path((), pos)
+
+    def aim(self, p: Path, kind: str, a: int | None = None) -> frozenset[int | None] | None:
+        """Where the next step of this kind, from ``a``, may go in this enumeration (None: anywhere, unguided)."""
+        return None if self.guide is None else self.guide.aim(p, kind, a)
+
+    def may(self, p: Path, kind: str, a: int | None = None) -> bool:
+        """Could the next step be of this kind, from ``a``, in this enumeration (always, unguided)?"""
+        return self.guide is None or self.guide.aim(p, kind, a) != NOWHERE
+
+    def guided(self, guide: Guide | None) -> TurnContext:
+        """The same context, its enumerations following ``guide``."""
+        return TurnContext(self.geo, self.options, self.seat, self.profession, self.holder, self.supply, guide)
 
     def own(self, pos: Position) -> list[int]:
         return pos.workers_of(self.seat)
@@ -166,34 +214,46 @@ class TurnContext:
     def climbs_ok(pos: Position, frm: int, to: int) -> bool:
         return pos.height[to] <= pos.height[frm] + 1
 
-    def move(self, p: Path, frm: int, to: int, kind: str = "move") -> Path:
+    def move(self, p: Path, frm: int, to: int, kind: str = "move") -> Path | None:
         """A worker's own move (also the Night Guard's compelled move): up from level 2 onto level 3 wins for the
-        Statue holder."""
+        Statue holder. None: pruned by the guide."""
+        act = Act(kind, frm, to)
+        if self.guide is not None and not self.guide.allows(p, act):
+            return None
         owner = p.pos.workers[frm]
         wins = owner == self.holder and p.pos.height[frm] == 2 and p.pos.height[to] == 3
-        return p.then(Act(kind, frm, to), p.pos.moved(frm, to), owner if wins else None, "climb" if wins else None)
+        return p.then(act, p.pos.moved(frm, to), owner if wins else None, "climb" if wins else None)
 
-    @staticmethod
-    def force(p: Path, frm: int, to: int, kind: str = "force") -> Path:
-        """A forced move: any height, never a win."""
-        return p.then(Act(kind, frm, to), p.pos.moved(frm, to))
+    def force(self, p: Path, frm: int, to: int, kind: str = "force") -> Path | None:
+        """A forced move: any height, never a win. None: pruned by the guide."""
+        act = Act(kind, frm, to)
+        if self.guide is not None and not self.guide.allows(p, act):
+            return None
+        return p.then(act, p.pos.moved(frm, to))
 
     def build(self, p: Path, cell: int) -> Path | None:
-        """A block or (on level 3) a rooftop; None when the supply has none left. An Engineer's rooftop wins for the
-        Statue holder."""
+        """A block or (on level 3) a rooftop; None when the supply has none left (or pruned by the guide). An
+        Engineer's rooftop wins for the Statue holder."""
         level = p.pos.level_after_build(cell)
+        act = Act("build", cell, cell, level)
+        if self.guide is not None and not self.guide.allows(p, act):
+            return None
         if self.supply.finite and not self.supply.has(p.pos, level):
             return None
         wins = level == ROOF and self.profession == "Engineer" and self.seat == self.holder
         return p.then(
-            Act("build", cell, cell, level),
+            act,
             p.pos.built(cell),
             self.seat if wins else None,
             "engineer-rooftop" if wins else None,
         )
 
-    def skyscraper(self, p: Path, cell: int) -> Path:
-        return p.then(Act("sky", cell, cell), p.pos.with_skyscraper(cell))
+    def skyscraper(self, p: Path, cell: int) -> Path | None:
+        """A skyscraper (None: pruned by the guide)."""
+        act = Act("sky", cell, cell)
+        if self.guide is not None and not self.guide.allows(p, act):
+            return None
+        return p.then(act, p.pos.with_skyscraper(cell))
 
     def skyscraper_spaces(self, pos: Position, near: list[int]) -> list[int]:
         """Unoccupied ground-level spaces next to any of ``near`` (while skyscrapers are left)."""
@@ -202,7 +262,10 @@ class TurnContext:
         cells = {n for c in near for n in self.geo.neighbours[c]}
         return sorted(c for c in cells if pos.height[c] == 0 and not pos.occupied(c))
 
-    def build_spaces(self, pos: Position, at: int) -> list[int]:
+    def build_spaces(self, pos: Position, at: int, aim: frozenset[int | None] | None = None) -> list[int]:
+        """The unoccupied spaces next to ``at`` (among ``aim``, when given: ``TurnContext.aim``)."""
+        if aim is not None:
+            return [n for n in self.geo.neighbours[at] if n in aim and not pos.occupied(n)]
         return [n for n in self.geo.neighbours[at] if not pos.occupied(n)]
 
 
@@ -212,14 +275,17 @@ Moves = Iterator[tuple[Path, int]]
 
 def plain_moves(t: TurnContext, p: Path, w: int) -> Moves:
     """A normal move: to an unoccupied neighbouring space, up at most one level."""
-    for to in t.geo.neighbours[w]:
+    aim = t.aim(p, "move", w)
+    for to in t.geo.neighbours[w] if aim is None else [n for n in t.geo.neighbours[w] if n in aim]:
         if not p.pos.occupied(to) and t.climbs_ok(p.pos, w, to):
-            yield t.move(p, w, to), to
+            moved = t.move(p, w, to)
+            if moved is not None:
+                yield moved, to
 
 
 def one_build(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     """A normal build: one block or rooftop next to the worker's space ``at``."""
-    for cell in t.build_spaces(p.pos, at):
+    for cell in t.build_spaces(p.pos, at, t.aim(p, "build")):
         built = t.build(p, cell)
         if built is not None:
             yield built

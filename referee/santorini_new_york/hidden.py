@@ -12,6 +12,9 @@ candidate of a slot where the statement takes it from, and the rest must still m
 - A place's slots of different candidate sets are merged (the union) when a named card or a ``?`` leaves from them
   and the record cannot tell which one: the description only ever grows, so no legal record is rejected; an
   impossible one may in rare cases pass.
+
+Every candidate is a hidden card: a card leaves every candidate set when it becomes known (``_forget``), and only
+hidden cards (the deck, a shuffled pile) ever become candidates. ``feasible`` relies on it.
 """
 
 from __future__ import annotations
@@ -165,26 +168,61 @@ class CardTracker:
                 self.slots[key] = self.slots.get(key, 0) + n
 
     def feasible(self) -> bool:
-        """Can the hidden cards fill the slots one to one (each slot one of its candidates)?"""
-        hidden = self.hidden()
-        groups = list(self.slots.items())
-        if len(hidden) != sum(n for _, n in groups):
+        """Can the hidden cards fill the slots one to one (each slot one of its candidates)? Slots of equal
+        candidates are one group of their total size; when all slots have the same candidates (the common case) it
+        is enough that every hidden card is one of them; with a few groups, Hall's condition (``hall``); else a
+        matching (``matching``)."""
+        capacity: dict[frozenset[Card], int] = {}
+        for (_, cand), n in self.slots.items():
+            capacity[cand] = capacity.get(cand, 0) + n
+        count = len(self.cards) - len(self.known)  # the hidden cards
+        if count != sum(capacity.values()):
             return False
-        members: list[list[Card]] = [[] for _ in groups]
+        if len(capacity) == 1:
+            (cand,) = capacity
+            return len(cand) == count  # candidates are hidden cards: all of them, then
+        if len(capacity) <= HALL_GROUPS:
+            return hall(list(capacity.items()))
+        return matching(self.hidden(), list(capacity.items()))
 
-        def place(card: Card, seen: set[int]) -> bool:
-            for index, ((_, cand), capacity) in enumerate(groups):
-                if card not in cand or index in seen:
-                    continue
-                seen.add(index)
-                if len(members[index]) < capacity:
+
+def matching(hidden: list[Card], groups: list[tuple[frozenset[Card], int]]) -> bool:
+    """Can every hidden card be put in a slot of a group it is a candidate of, within the groups' sizes (augmenting
+    paths)?"""
+    members: list[list[Card]] = [[] for _ in groups]
+
+    def place(card: Card, seen: set[int]) -> bool:
+        for index, (cand, size) in enumerate(groups):
+            if card not in cand or index in seen:
+                continue
+            seen.add(index)
+            if len(members[index]) < size:
+                members[index].append(card)
+                return True
+            for other in list(members[index]):
+                if place(other, seen):
+                    members[index].remove(other)
                     members[index].append(card)
                     return True
-                for other in list(members[index]):
-                    if place(other, seen):
-                        members[index].remove(other)
-                        members[index].append(card)
-                        return True
-            return False
+        return False
 
-        return all(place(card, set()) for card in hidden)
+    return all(place(card, set()) for card in hidden)
+
+
+HALL_GROUPS = 6  # up to this many groups of slots, ``feasible`` tests every set of groups (Hall's condition)
+
+
+def hall(groups: list[tuple[frozenset[Card], int]]) -> bool:
+    """Hall's condition: every set of groups has at least as many candidates as slots. (With as many hidden cards
+    as slots, all of them candidates, that is a one-to-one filling of the slots.)"""
+    unions: list[frozenset[Card]] = [frozenset()]
+    sizes = [0]
+    for cand, size in groups:
+        for index in range(len(unions)):  # the sets with this group: each earlier set plus it
+            union = unions[index] | cand
+            slots = sizes[index] + size
+            if slots > len(union):
+                return False
+            unions.append(union)
+            sizes.append(slots)
+    return True

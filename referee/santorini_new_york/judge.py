@@ -1,6 +1,10 @@
-"""Judging one turn line: the record's steps matched against every legal turn, prefix by prefix (ruling 4).
+"""Judging one turn line: the record's steps followed through the played card's turns (ruling 4).
 
-The line is legal when its steps are exactly one legal complete turn. Otherwise the error is at the first step no
+The line is legal when its steps are exactly one legal complete turn. ``find_turn`` decides that without listing
+the legal turns: the card's enumeration follows only the record's steps (``Follow``), and where the turn it finds
+leaves out an "if possible" effect, a search with early exit (``Seek``) asks whether some turn performs it at that
+moment (then the line is not legal: [D2]). Only a line found illegal is matched against the list of every legal turn
+(``match``), prefix by prefix, for its error. The error is at the first step no
 legal turn shares with the record, at its first wrong token (the step word, a square, a claim); a line that stops
 where every legal turn goes on is missing a step, at the end of the line. The code names the basic rule the wrong
 token breaks (an occupied space, a climb too high, ...) or, when the step is fine by the basic rules, the played
@@ -11,10 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.codes import SNYCode
-from referee.santorini_new_york.engine import ROOF, Act, Path, Position, TurnContext, replay_acts
+from referee.santorini_new_york.engine import (
+    NOWHERE,
+    ROOF,
+    Act,
+    Guide,
+    Path,
+    Position,
+    Steps,
+    TurnContext,
+    replay_acts,
+)
 from referee.santorini_new_york.notation import BuildStep, ForceStep, MoveStep, Step
 from referee.santorini_new_york.professions import PROFESSIONS
 
@@ -28,8 +43,7 @@ KIND_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class Written:
+class Written(NamedTuple):
     """One step of the record, as the engine's steps are compared: its kind, cells (None off the grid), square
     names and the column of every token (the step word, each square, the claim)."""
 
@@ -38,39 +52,174 @@ class Written:
     squares: tuple[str, ...]
     columns: tuple[int, ...]
     claim: int | None = None
+    follow: tuple[Any, ...] = ()  # what ``Follow`` compares an engine step with (``followed``)
 
     @property
     def size(self) -> int:
         return len(self.columns)
 
 
+# Each step's engine steps, per board (by its identity: the entry holds the board, so its id stays its own).
+_WRITTEN: dict[int, tuple[BoardMap, dict[Step, tuple[Written, ...]]]] = {}
+WRITTEN_LIMIT = 100_000
+
+
 def written_steps(steps: tuple[Step, ...], board: BoardMap) -> list[Written]:
     """The record's steps, one per engine step (``build a, b`` is two builds)."""
+    held = _WRITTEN.get(id(board))
+    if held is None or held[0] is not board:
+        if len(_WRITTEN) >= 16:
+            _WRITTEN.clear()
+        held = _WRITTEN[id(board)] = (board, {})
+    known = held[1]
     out: list[Written] = []
     for step in steps:
-        if isinstance(step, (MoveStep, ForceStep)):
-            kind = "move" if isinstance(step, MoveStep) else "force"
-            squares = (step.frm, step.to)
-            out.append(
-                Written(
-                    kind,
-                    tuple(board.cell(s.name) for s in squares),
-                    tuple(s.name for s in squares),
-                    (step.column, step.frm.column, step.to.column),
-                )
-            )
-        elif isinstance(step, BuildStep):
-            for index, target in enumerate(step.targets):
-                lead = step.column if index == 0 else target.square.column
-                columns = (lead, target.square.column) + ((target.claim_column,) if target.claim is not None else ())
-                out.append(
-                    Written("build", (board.cell(target.square.name),), (target.square.name,), columns, target.claim)
-                )
-        else:
-            out.append(
-                Written("sky", (board.cell(step.square.name),), (step.square.name,), (step.column, step.square.column))
-            )
+        found = known.get(step)
+        if found is None:
+            if len(known) >= WRITTEN_LIMIT:
+                known.clear()
+            found = known[step] = tuple(written_step(step, board))
+        out.extend(found)
     return out
+
+
+def written_step(step: Step, board: BoardMap) -> list[Written]:
+    """One step of the record as engine steps."""
+    out: list[Written] = []
+    if isinstance(step, (MoveStep, ForceStep)):
+        kind = "move" if isinstance(step, MoveStep) else "force"
+        squares = (step.frm, step.to)
+        out.append(
+            Written(
+                kind,
+                tuple(board.cell(s.name) for s in squares),
+                tuple(s.name for s in squares),
+                (step.column, step.frm.column, step.to.column),
+            )
+        )
+    elif isinstance(step, BuildStep):
+        for index, target in enumerate(step.targets):
+            lead = step.column if index == 0 else target.square.column
+            columns = (lead, target.square.column) + ((target.claim_column,) if target.claim is not None else ())
+            out.append(
+                Written("build", (board.cell(target.square.name),), (target.square.name,), columns, target.claim)
+            )
+    else:
+        out.append(
+            Written("sky", (board.cell(step.square.name),), (step.square.name,), (step.column, step.square.column))
+        )
+    return [w._replace(follow=followed(w)) for w in out]
+
+
+# --------------------------------------------------------------------------------------------- the record's turn
+Key = tuple[Any, ...]  # an effect's key (engine.Path.reach)
+KINDS_FOLLOWED = {"move": ("move", "compel"), "force": ("force", "compel"), "build": ("build",), "sky": ("sky",)}
+
+
+def followed(w: Written) -> tuple[Any, ...]:
+    """The engine steps a record step is: their kinds (a written move or force may be the Night Guard's compelled
+    move), a and b (a build's or skyscraper's act has its cell twice), the claimed level, and the aim (b alone)."""
+    return (KINDS_FOLLOWED[w.kind], w.cells[0], w.cells[-1], w.claim, frozenset((w.cells[-1],)))
+
+
+class Follow(Guide):
+    """The record's steps: a step is followed only where the record writes it — its kind (a written move or force
+    may be the Night Guard's compelled move), its squares, its claimed level — and never past the record's end."""
+
+    __slots__ = ("size", "want")
+
+    def __init__(self, written: list[Written]) -> None:
+        self.want = [w.follow for w in written]  # see ``followed``
+        self.size = len(written)
+
+    def allows(self, p: Path, act: Act) -> bool:
+        index = len(p.acts)
+        if index >= self.size:
+            return False
+        kinds, a, b, claim, _ = self.want[index]
+        return act.kind in kinds and act.a == a and act.b == b and (claim is None or claim == act.level)
+
+    def aim(self, p: Path, kind: str, a: int | None) -> frozenset[int | None] | None:
+        index = len(p.acts)
+        if index >= self.size:
+            return NOWHERE
+        want = self.want[index]
+        return want[4] if kind in want[0] and (a is None or a == want[1]) else NOWHERE
+
+
+class Seek(Guide):
+    """Turns that may perform an effect at its moment with a given key (None: anywhere in the turn): those following
+    the key's steps (``Steps``); none that reached the moment with another key (a turn reaches it once), and none
+    that makes a step after the moment without the effect's tag (a turn is tagged before the effect's first step)."""
+
+    __slots__ = ("effect", "key", "prefix")
+
+    def __init__(self, effect: str, key: Key | None) -> None:
+        self.effect, self.key = effect, key
+        self.prefix = key if isinstance(key, Steps) else None
+
+    def allows(self, p: Path, act: Act) -> bool:
+        prefix = self.prefix
+        if prefix is not None:
+            index = len(p.acts)
+            if index < len(prefix) and act != prefix[index]:
+                return False
+        return not self._passed(p)
+
+    def aim(self, p: Path, kind: str, a: int | None) -> frozenset[int | None] | None:
+        if self._passed(p):
+            return NOWHERE
+        prefix = self.prefix
+        if prefix is not None:
+            index = len(p.acts)
+            if index < len(prefix):
+                act = prefix[index]
+                return frozenset((act.b,)) if act.kind == kind and (a is None or a == act.a) else NOWHERE
+        return None
+
+    def _passed(self, p: Path) -> bool:
+        """Has ``p`` passed the moment sought (with another key, or without performing the effect)?"""
+        for effect, key in p.points:
+            if effect == self.effect and (effect not in p.tags or (self.key is not None and key != self.key)):
+                return True
+        return False
+
+
+def performs(t: TurnContext, pos: Position, effect: str, key: Key | None) -> bool:
+    """Does some candidate turn perform ``effect`` having reached its moment with ``key`` (None: any)? The [D2]
+    test of ``engine.settle``, searched with early exit."""
+    for turn in PROFESSIONS[t.profession].turns(t.guided(Seek(effect, key)), pos):
+        if effect in turn.tags and any(e == effect and (key is None or k == key) for e, k in turn.points):
+            return True
+    return False
+
+
+def find_turn(t: TurnContext, pos: Position, written: list[Written]) -> Path | None:
+    """The legal turn a line's steps are, or None when they are none (then ``match`` on the list finds the error).
+
+    The same as finding the steps in ``professions.legal_turns``: a candidate turn with exactly the record's steps
+    that ``settle`` keeps — no effect it leaves out at a moment it reaches is performed there by another candidate.
+    (Candidates with the same steps are the same turn.) With the house rule ``must_card_fallback``, a card that
+    allows no turn falls back to the list."""
+    profession = PROFESSIONS[t.profession]
+    whole = t.options.if_possible_scope == "turn"
+    size = len(written)
+    known: dict[tuple[str, Key | None], bool] = {}
+    for turn in profession.turns(t.guided(Follow(written)), pos):
+        if len(turn.acts) != size:
+            continue
+        for effect, key in turn.points:
+            if effect in turn.tags:
+                continue
+            wanted = (effect, None if whole or effect in profession.whole_turn else key)
+            required = known.get(wanted)
+            if required is None:
+                required = known[wanted] = performs(t, pos, *wanted)
+            if required:
+                break
+        else:
+            return turn
+    return None
 
 
 def tokens_matched(w: Written, act: Act) -> int:
@@ -178,7 +327,6 @@ def basic_rule(
     cell, name = w.cells[index], w.squares[index]
     if not board.is_space(cell):
         return SNYCode.NO_SUCH_SPACE, f"{name} is not a space of the board {board.name!r}"
-    assert cell is not None
     if w.kind in ("move", "force") and index == 0:
         if cell not in pos.workers:
             return SNYCode.NO_WORKER, f"no worker stands on {name}"

@@ -8,13 +8,16 @@ A hand card the log does not show is written ``?`` and read as a ``CardRef`` wit
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lark import Token
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, SyntaxExample, card_lookup
+from referee.record import LineParser, NameRef, SyntaxExample, card_lookup, shift_columns
 from referee.record import quote_player as quote_name
 from referee.santorini_new_york.cards import NAME_TABLE
 from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
@@ -170,18 +173,20 @@ Statement = Place | SetupSkyscraper | HandDeal | RoundMark | Reveal | FinalClaim
 
 
 class StatementBuilder(CommonStatements):
-    """Builds statement objects while the LALR parser runs (no tree is kept)."""
+    """Builds statement objects while the LALR parser runs (no tree is kept). Lark types a token's position as
+    optional (a token made by hand has none); the lexer always sets it, so ``or 1`` (as in ``referee.record``) only
+    satisfies the type."""
 
     def square(self, children: list[Token]) -> Square:
-        return Square(str(children[0]).lower(), children[0].column)
+        return Square(str(children[0]).lower(), children[0].column or 1)
 
     def card(self, children: list[Token]) -> CardRef:
         profession = card_lookup(children[:-1], NAME_TABLE, "profession")
         number = children[-1]
-        return CardRef(profession.name, int(number), profession.column, number.column)
+        return CardRef(profession.name, int(number), profession.column, number.column or 1)
 
     def unknown(self, children: list[Token]) -> CardRef:
-        return CardRef(None, 0, children[0].column)
+        return CardRef(None, 0, children[0].column or 1)
 
     # game statements
     def place_entry(self, children: list) -> PlaceEntry:
@@ -232,7 +237,8 @@ class StatementBuilder(CommonStatements):
     def claim(self, children: list[Token]) -> tuple[int, int, int]:
         token = children[0]
         level = ROOF_CLAIM if token.type == "ROOF" else int(token)
-        return (level, token.column, token.end_column)
+        column = token.column or 1
+        return (level, column, token.end_column or column + len(token))
 
     def sky_step(self, children: list) -> SkyscraperStep:
         return SkyscraperStep(children[1], children[0].column)
@@ -285,10 +291,207 @@ SYNTAX_EXAMPLES = (
 )
 
 
+# --- reading lines piece by piece -----------------------------------------------------------------------------
+PLAIN_LINE = re.compile(r"[\t\x20\x21\x24-\x7e]*")  # printable ASCII and tabs, but no '"' (a quoted name), no '#'
+BLANKS = " \t"  # the grammar's whitespace within a line (WS)
+WORD_NAME = re.compile(r"\w+")  # a player name no keyword or other terminal can start (ASCII)
+
+
+# keyword -> how its entries make the statement (keyword column, entries), as the transformer makes it
+LISTS: dict[str, Callable[[int, tuple[Any, ...]], object]] = {
+    "place": lambda column, entries: Place(entries, column),
+    "play": lambda column, entries: Reveal(entries, column, entries[-1].card.end_column),
+    "win": lambda column, entries: WinClaim(entries, column),
+    "final": lambda column, entries: FinalClaim(entries, column),
+}
+
+
+# A step as the grammar reads it, for the plain forms (anything else is read by the grammar itself): the keywords
+# and squares are its terminals (MOVE, FORCE, BUILD, SKYSCRAPER, SQUARE, INT, ROOF), blanks its WS.
+SQ = r"([a-z][0-9]+)"
+MOVE_STEP = re.compile(rf"(moves?|forces?)[ \t]+{SQ}[ \t]*-[ \t]*{SQ}", re.IGNORECASE)
+SKY_STEP = re.compile(rf"skyscraper[ \t]+{SQ}", re.IGNORECASE)
+BUILD_WORD = re.compile(r"builds?[ \t]+", re.IGNORECASE)
+BUILD_TARGET = re.compile(rf"[ \t]*{SQ}(?:[ \t]*=[ \t]*([0-9]+|roof(?:top)?))?[ \t]*", re.IGNORECASE)
+
+
+def read_step(piece: str, column: int) -> Step | None:
+    """A step in one of its plain forms (``move b2-c2``, ``force d4-e5``, ``build c1, b1=2``, ``skyscraper c3``)
+    at ``column`` of its line, as the grammar's transformer makes it; None for any other text."""
+    found = MOVE_STEP.fullmatch(piece)
+    if found is not None:
+        frm = Square(found.group(2).lower(), column + found.start(2))
+        to = Square(found.group(3).lower(), column + found.start(3))
+        return (MoveStep if found.group(1)[0] in "mM" else ForceStep)(frm, to, column)
+    found = SKY_STEP.fullmatch(piece)
+    if found is not None:
+        return SkyscraperStep(Square(found.group(1).lower(), column + found.start(1)), column)
+    found = BUILD_WORD.match(piece)
+    if found is None:
+        return None
+    targets = []
+    start = found.end()
+    for part in piece[start:].split(","):
+        target = BUILD_TARGET.fullmatch(part)
+        if target is None:
+            return None
+        square = Square(target.group(1).lower(), column + start + target.start(1))
+        claim = target.group(2)
+        if claim is None:
+            targets.append(BuildTarget(square))
+        else:
+            at = column + start + target.start(2)
+            level = int(claim) if claim[0].isdigit() else ROOF_CLAIM
+            targets.append(BuildTarget(square, level, at, at + len(claim)))
+        start += len(part) + 1
+    return BuildStep(tuple(targets), column)
+
+
+def moved(entry: Any, offset: int) -> Any:
+    """A list entry read at one place of a line, at another (``record.shift_columns`` for the common entries)."""
+    if isinstance(entry, NameRef):
+        return NameRef(entry.name, entry.column + offset)
+    if isinstance(entry, CardRef):
+        number = entry.number_column + offset if entry.number_column > 0 else 0
+        return CardRef(entry.profession, entry.number, entry.column + offset, number)
+    if isinstance(entry, PlayEntry):
+        return PlayEntry(moved(entry.player, offset), moved(entry.card, offset))
+    if isinstance(entry, PlaceEntry):
+        first, second = entry.squares
+        squares = (Square(first.name, first.column + offset), Square(second.name, second.column + offset))
+        return PlaceEntry(moved(entry.player, offset), squares)
+    return shift_columns(entry, offset)
+
+
+def _entries(statement: object) -> tuple[Any, ...] | None:
+    """The entries (steps, cards, ...) of a statement read from a one-entry template line."""
+    if isinstance(statement, TurnLine):
+        return statement.steps
+    if isinstance(statement, (Place, Reveal)):
+        return statement.entries
+    if isinstance(statement, WinClaim):
+        return statement.players
+    if isinstance(statement, FinalClaim):
+        return statement.entries
+    if isinstance(statement, HandDeal):
+        return statement.cards
+    return None
+
+
+class SNYLineParser(LineParser):
+    """The game's line parser, reading the common lines piece by piece: a turn step by step (``Anna: move b2-c2;
+    build c1``), a list statement entry by entry (``play:``, ``place:``, ``win:``, ``final:``, ``hand NAME:``). A
+    piece is read once with the whole grammar, as the only entry of a template line (``x: move b2-c2``), and kept
+    with its columns; pieces repeat far more than lines do. Only plain lines are read so — printable ASCII, no
+    comment, no quoted name, a player name of word characters that is no statement keyword, every piece one the
+    grammar reads — and the statement is the one the whole line parses to; any other line (and any line a piece of
+    which does not read) is parsed whole, errors and all (``LineParser.parse``)."""
+
+    PIECE_LIMIT = 100_000
+
+    def __init__(self) -> None:
+        super().__init__(
+            Path(__file__).with_name("santorini_new_york.lark"), StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES
+        )
+        self._sny_templates: dict[tuple[str, str], tuple[Any, int] | None] = {}  # (template head, piece) -> entry, size
+        self._sny_placed: dict[tuple[str, str, int], Any] = {}  # (template head, piece, its start) -> entry
+        self._sny_lines: dict[str, object] = {}  # plain lines read
+        self._sny_rests: dict[tuple[str, str, int], tuple[Any, ...]] = {}  # (template head, rest, start) -> entries
+
+    def parse(self, text: str) -> object:
+        statement = self._sny_lines.get(text)
+        if statement is None:
+            statement = self.read_plain(text)
+            if statement is None:
+                return super().parse(text)
+            if len(self._sny_lines) >= self.PIECE_LIMIT:
+                self._sny_lines.clear()
+            self._sny_lines[text] = statement
+        return statement
+
+    def read_plain(self, text: str) -> object | None:
+        """The statement of a plain line read piece by piece, or None (then it is parsed whole)."""
+        if len(text) > 256 or not PLAIN_LINE.fullmatch(text):
+            return None
+        head, colon, rest = text.partition(":")
+        if not colon:
+            return None
+        name = head.strip(BLANKS)
+        column = len(head) - len(head.lstrip(BLANKS)) + 1
+        key = name.lower()
+        if key in LISTS:
+            entries = self._entries_of(key + ":", rest, ",", len(head) + 1)
+            return None if entries is None else LISTS[key](column, entries)
+        if key.startswith("hand") and key[4:5] in BLANKS and key[4:5]:
+            player = name[4:].lstrip(BLANKS)
+            if not WORD_NAME.fullmatch(player) or player.lower() in RESERVED_WORDS:
+                return None
+            cards = self._entries_of("hand x:", rest, ",", len(head) + 1)
+            if cards is None:
+                return None
+            player_column = column + len(name) - len(player)
+            return HandDeal(NameRef(player, player_column), cards, column, cards[-1].end_column)
+        if not WORD_NAME.fullmatch(name) or key in RESERVED_WORDS:
+            return None
+        steps = self._entries_of("x:", rest, ";", len(head) + 1)
+        if steps is None:
+            return None
+        return TurnLine(NameRef(name, column), steps, step_end(steps[-1]))
+
+    def _entries_of(self, template: str, rest: str, separator: str, start: int) -> tuple[Any, ...] | None:
+        """Each piece of ``rest`` (which begins after ``start`` characters of the line) read as the one entry of a
+        template line, with its columns in the line."""
+        whole = (template, rest, start)
+        entries = self._sny_rests.get(whole)
+        if entries is not None:
+            return entries
+        out = []
+        offset = start
+        for piece in rest.split(separator):
+            key = (template, piece, offset)
+            entry = self._sny_placed.get(key)
+            if entry is None:
+                stripped = piece.strip(BLANKS)
+                if not stripped:
+                    return None
+                column = offset + len(piece) - len(piece.lstrip(BLANKS)) + 1
+                entry = read_step(stripped, column) if template == "x:" else None
+                if entry is None:
+                    found = self._entry_of(template, stripped)
+                    if found is None:
+                        return None
+                    unplaced, size = found
+                    entry = moved(unplaced, column - size - 2)
+                if len(self._sny_placed) >= self.PIECE_LIMIT:
+                    self._sny_placed.clear()
+                self._sny_placed[key] = entry
+            out.append(entry)
+            offset += len(piece) + 1
+        entries = tuple(out)
+        if len(self._sny_rests) >= self.PIECE_LIMIT:
+            self._sny_rests.clear()
+        self._sny_rests[whole] = entries
+        return entries
+
+    def _entry_of(self, template: str, piece: str) -> tuple[Any, int] | None:
+        """A piece read as the only entry of ``TEMPLATE PIECE`` (the whole grammar), and the template's length; None
+        when it does not read so."""
+        key = (template, piece)
+        if key in self._sny_templates:
+            return self._sny_templates[key]
+        statement = self.parse_whole(f"{template} {piece}")
+        entries = _entries(statement)
+        found = None
+        if entries is not None and len(entries) == 1 and (template != "x:" or isinstance(statement, TurnLine)):
+            found = (entries[0], len(template))
+        if len(self._sny_templates) >= self.PIECE_LIMIT:
+            self._sny_templates.clear()
+        self._sny_templates[key] = found
+        return found
+
+
 def make_parser() -> LineParser:
-    return LineParser(
-        Path(__file__).with_name("santorini_new_york.lark"), StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES
-    )
+    return SNYLineParser()
 
 
 # --- writing statements back as text --------------------------------------------------------------------------

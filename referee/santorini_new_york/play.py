@@ -52,12 +52,13 @@ TAG_OPTIONS = {"Board": "board", "DeckList": "deck_list", "Deck": "deck"}
 
 def options_from_tags(options: SNYOptions, tags: dict[str, str]) -> SNYOptions:
     """The Board, DeckList and Deck tags given to the generator set the options, as they do on replay."""
-    changes: dict[str, object] = {}
-    for tag, option in TAG_OPTIONS.items():
-        if tag in tags:
-            value = tags[tag]
-            changes[option] = tuple(v.strip() for v in value.split(",")) if option == "deck" else value.strip()
-    return dataclasses.replace(options, **changes) if changes else options
+    if "Board" in tags:
+        options = dataclasses.replace(options, board=tags["Board"].strip())
+    if "DeckList" in tags:
+        options = dataclasses.replace(options, deck_list=tags["DeckList"].strip())
+    if "Deck" in tags:
+        options = dataclasses.replace(options, deck=tuple(v.strip() for v in tags["Deck"].split(",")))
+    return options
 
 
 class Generator:

@@ -2,9 +2,13 @@
 profession, with its clauses in words (the docs and the error messages quote them).
 
 A turn function yields the candidate turns of the played card (``engine.Path``); "must" is structure (a path that
-cannot meet it is never yielded), "if possible" is an effect: ``reach(E, key)`` where its moment comes, ``tag(E)``
-when the turn performs it. ``engine.settle`` keeps the turns the [D2] reading allows. Rulings cited are those of
-the rules reference, section 8.
+cannot meet it is never yielded), "if possible" is an effect: ``reach(E, key)`` where its moment comes
+(``reach_here(E)`` when the key is the steps so far), ``tag(E)`` when the turn performs it — before the effect's
+first step, so a turn that makes a step after the moment without the tag never performs it (a search for a turn
+that does follows no other: ``judge.Seek``). ``engine.settle`` keeps the turns the [D2] reading allows. Every step
+is made by the context (``t.move``, ``t.force``, ``t.build``, ``t.skyscraper``), which returns None for a step a
+guided enumeration does not follow (``engine.Guide``): a turn function skips it, and decides nothing from whether a
+step was made. Rulings cited are those of the rules reference, section 8.
 """
 
 from __future__ import annotations
@@ -72,18 +76,21 @@ def engineer(t: TurnContext, pos: Position) -> Iterator[Path]:
         base = start.reach(SKYSCRAPER, (w,))
         yield from move_then_build(t, base, w)
         near = [w] if t.options.engineer_skyscraper_by_mover else t.own(pos)
-        for cell in t.skyscraper_spaces(pos, near):
-            yield from move_then_build(t, t.skyscraper(base, cell).tag(SKYSCRAPER), w)
+        tagged = base.tag(SKYSCRAPER)
+        for cell in t.skyscraper_spaces(pos, near) if t.may(tagged, "sky") else ():
+            built = t.skyscraper(tagged, cell)
+            if built is not None:
+                yield from move_then_build(t, built, w)
 
 
 # ---------------------------------------------------------------------------------------------- Builders
 def two_builds(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     """Iron Worker: two builds on two different spaces next to the worker (must)."""
-    for first in t.build_spaces(p.pos, at):
+    for first in t.build_spaces(p.pos, at, t.aim(p, "build")):
         once = t.build(p, first)
         if once is None:
             continue
-        for second in t.build_spaces(once.pos, at):
+        for second in t.build_spaces(once.pos, at, t.aim(once, "build")):
             twice = t.build(once, second) if second != first else None
             if twice is not None:
                 yield twice
@@ -158,18 +165,18 @@ def foreman_builds(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     """Foreman: choose a worker next to the moved worker (anyone's), build on two different spaces next to it
     (ruling 8; must, [D8]). With foreman_if_possible, a normal build when no such choice exists."""
     effect = t.options.foreman_if_possible
-    base = p.reach(FOREMAN, p.acts) if effect else p
+    base = p.reach_here(FOREMAN) if effect else p
     if effect:
         yield from one_build(t, base, at)
     for chosen in t.workers_next_to(p.pos, at):
         for first in t.build_spaces(p.pos, chosen):
-            once = t.build(base, first)
+            once = t.build(base.tag(FOREMAN) if effect else base, first)
             if once is None:
                 continue
             for second in t.build_spaces(once.pos, chosen):
                 twice = t.build(once, second) if second != first else None
                 if twice is not None:
-                    yield twice.tag(FOREMAN) if effect else twice
+                    yield twice
 
 
 def foreman(t: TurnContext, pos: Position) -> Iterator[Path]:
@@ -191,40 +198,44 @@ def nypd_moves(t: TurnContext, p: Path, w: int) -> Moves:
         back = t.geo.step(other, direction)
         if not t.geo.board.is_space(back) or p.pos.occupied(back) or not t.climbs_ok(p.pos, w, other):
             continue
-        assert back is not None
-        pushed = t.force(base, other, back)
-        yield t.move(pushed if optional else pushed.tag(PUSH), w, other), other
+        pushed = t.force(base if optional else base.tag(PUSH), other, back)
+        if pushed is None:
+            continue
+        moved = t.move(pushed, w, other)
+        if moved is not None:
+            yield moved, other
 
 
 def nypd_officer(t: TurnContext, pos: Position) -> Iterator[Path]:
     yield from each_worker(t, pos, moves=nypd_moves)
 
 
-def compelled_moves(t: TurnContext, p: Path, worker: int) -> Iterator[Path]:
-    """[D6] / ruling 6: the owner's normal move (climbs at most 1, may win for him); or, with the option off, a
-    forced move to any neighbouring unoccupied space."""
-    for to in t.geo.neighbours[worker]:
-        if p.pos.occupied(to):
-            continue
-        if t.options.night_guard_normal_move:
-            if t.climbs_ok(p.pos, worker, to):
-                yield t.move(p, worker, to, kind="compel")
-        else:
-            yield t.force(p, worker, to, kind="compel")
+def compelled_spaces(t: TurnContext, pos: Position, worker: int) -> list[int]:
+    """[D6] / ruling 6: where the owner's compelled move may go: a normal move (climbs at most 1, may win for him);
+    or, with the option off, a forced move to any neighbouring unoccupied space."""
+    normal = t.options.night_guard_normal_move
+    return [
+        to for to in t.geo.neighbours[worker] if not pos.occupied(to) and (not normal or t.climbs_ok(pos, worker, to))
+    ]
 
 
 def night_guard_end(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     """End of turn: choose an adjacent opponent worker if there is one (required); if it can move, its owner must
     move it (ruling 6: the guard may choose one that cannot move)."""
-    base = p.reach(COMPEL, p.acts)
+    base = p.reach_here(COMPEL)
     yield base
+    tagged = base.tag(COMPEL)
     for worker in t.opponents_next_to(p.pos, at):
-        moved = False
-        for compelled in compelled_moves(t, base, worker):
-            moved = True
-            yield compelled.tag(COMPEL)
-        if not moved:
-            yield base.tag(COMPEL)
+        spaces = compelled_spaces(t, p.pos, worker)
+        if not spaces:
+            yield tagged
+        for to in spaces:
+            if t.options.night_guard_normal_move:
+                compelled = t.move(tagged, worker, to, kind="compel")
+            else:
+                compelled = t.force(tagged, worker, to, kind="compel")
+            if compelled is not None:
+                yield compelled
 
 
 def night_guard(t: TurnContext, pos: Position) -> Iterator[Path]:
@@ -234,13 +245,15 @@ def night_guard(t: TurnContext, pos: Position) -> Iterator[Path]:
 def street_vendor_end(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     """End of turn: an opponent worker next to the block just built is forced onto it (required when there is one;
     ruling 8: a rooftop is not a block)."""
-    base = p.reach(VENDOR, p.acts)
+    base = p.reach_here(VENDOR)
     yield base
     built = p.acts[-1]
     if built.level == ROOF:
         return
     for worker in t.opponents_next_to(p.pos, built.a):
-        yield t.force(base, worker, built.a).tag(VENDOR)
+        forced = t.force(base.tag(VENDOR), worker, built.a)
+        if forced is not None:
+            yield forced
 
 
 def street_vendor(t: TurnContext, pos: Position) -> Iterator[Path]:
@@ -261,19 +274,22 @@ def fashion_designer(t: TurnContext, pos: Position) -> Iterator[Path]:
                 continue
             yield from one_build(t, moved.reach(CHOSEN, (w,)), at)
             for worker in chosen:
-                yield from one_build(t, t.force(moved, worker, w).reach(CHOSEN, (w,)).tag(CHOSEN), at)
+                forced = t.force(moved.reach(CHOSEN, (w,)).tag(CHOSEN), worker, w)
+                if forced is not None:
+                    yield from one_build(t, forced, at)
 
 
 def reporter_end(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     """End of turn: if possible an opponent worker next to the moved worker is forced north or south to the first
     unoccupied space (passing over anything; [D10] the reporter chooses worker and direction; ruling 8)."""
-    base = p.reach(REPORT, p.acts)
+    base = p.reach_here(REPORT)
     yield base
     for worker in t.opponents_next_to(p.pos, at):
         for direction in _report_directions(t, worker, at):
             target = next((c for c in t.geo.line(worker, direction) if _free_space(t, p.pos, c)), None)
-            if target is not None:
-                yield t.force(base, worker, target).tag(REPORT)
+            forced = t.force(base.tag(REPORT), worker, target) if target is not None else None
+            if forced is not None:
+                yield forced
 
 
 def _report_directions(t: TurnContext, worker: int, reporter: int) -> tuple[tuple[int, int], ...]:
@@ -295,12 +311,16 @@ def _free_space(t: TurnContext, pos: Position, cell: int) -> bool:
 def subway_moves(t: TurnContext, p: Path, w: int) -> Moves:
     """North, south, east or west to the first unoccupied space (passing over anything), climbing at most 1;
     [D11] a too-high first unoccupied space closes the direction."""
+    if not t.may(p, "move", w):
+        return
     for direction in ORTHOGONAL:
         for cell in t.geo.line(w, direction):
             if not _free_space(t, p.pos, cell):
                 continue
             if t.climbs_ok(p.pos, w, cell):
-                yield t.move(p, w, cell), cell
+                moved = t.move(p, w, cell)
+                if moved is not None:
+                    yield moved, cell
                 break
             if t.options.subway_too_high_closes:
                 break
@@ -312,11 +332,15 @@ def subway_operator(t: TurnContext, pos: Position) -> Iterator[Path]:
 
 def taxi_moves(t: TurnContext, p: Path, w: int) -> Moves:
     """Exactly 2 or 3 spaces in one of the 8 directions, passing over anything, climbing at most 1."""
+    if not t.may(p, "move", w):
+        return
     for direction in ORTHOGONAL + DIAGONAL:
         for distance in (2, 3):
             cell = t.geo.step(w, direction, distance)
             if cell is not None and _free_space(t, p.pos, cell) and t.climbs_ok(p.pos, w, cell):
-                yield t.move(p, w, cell), cell
+                moved = t.move(p, w, cell)
+                if moved is not None:
+                    yield moved, cell
 
 
 def taxi_driver(t: TurnContext, pos: Position) -> Iterator[Path]:
@@ -326,12 +350,16 @@ def taxi_driver(t: TurnContext, pos: Position) -> Iterator[Path]:
 def tour_bus_moves(t: TurnContext, p: Path, w: int) -> Moves:
     """North, south, east or west to an unoccupied space next to a skyscraper, passing over anything, climbing at
     most 1; [D11] any such space along the line (or only the first, with the option off)."""
+    if not t.may(p, "move", w):
+        return
     for direction in ORTHOGONAL:
         for cell in t.geo.line(w, direction):
             if not _free_space(t, p.pos, cell) or not any(n in p.pos.sky for n in t.geo.neighbours[cell]):
                 continue
             if t.climbs_ok(p.pos, w, cell):
-                yield t.move(p, w, cell), cell
+                moved = t.move(p, w, cell)
+                if moved is not None:
+                    yield moved, cell
             if not t.options.tour_bus_any_space:
                 break
 

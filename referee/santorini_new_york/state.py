@@ -19,7 +19,7 @@ from referee.santorini_new_york.cards import Card, DeckList, card_text, deck_car
 from referee.santorini_new_york.codes import SNYCode, SNYTermination
 from referee.santorini_new_york.engine import Path, Position, Supply, TurnContext, plain_moves
 from referee.santorini_new_york.hidden import DECK, DISCARD, OUT, CardError, CardTracker, hand, played
-from referee.santorini_new_york.judge import explain, match, ranked, turn_text, written_steps
+from referee.santorini_new_york.judge import Written, explain, find_turn, match, ranked, turn_text, written_steps
 from referee.santorini_new_york.notation import (
     CardRef,
     FinalClaim,
@@ -61,7 +61,7 @@ class SNYState(GameState):
         self.seats = {name: seat for seat, name in enumerate(players)}
         self.options = options
         self.board, self.deck_list, self.deck = board, deck_list, deck
-        self.geo = Geometry(board, options.diagonal_adjacency)
+        self.geo = Geometry.of(board, options.diagonal_adjacency)
         self.supply = Supply.of(options)
         self.tracker = CardTracker(deck_cards(deck, deck_list))
         self.pos = Position.empty(board)
@@ -175,7 +175,6 @@ class SNYState(GameState):
             raise self.fail(
                 SNYCode.NO_SUCH_SPACE, f"{square.name} is not a space of the board {self.board.name!r}", square.column
             )
-        assert cell is not None
         return cell
 
     def card_of(self, ref: CardRef) -> Card:
@@ -362,9 +361,20 @@ class SNYState(GameState):
         return seat
 
     def _apply_turn(self, st: TurnLine) -> None:
+        seat, turn = self.judge_turn(st)
+        self._finish_turn(seat, turn)
+
+    def judge_turn(self, st: TurnLine) -> tuple[int, Path]:
+        """The seat playing a turn line and the legal turn it is; raises the line's error (nothing is changed)."""
         seat = self._turn_seat(st.player)
-        legal = self.legal_turns()
         written = written_steps(st.steps, self.board)
+        turn = find_turn(self.context(seat), self.pos, written)
+        return seat, turn if turn is not None else self._judge_on_the_list(seat, st, written)
+
+    def _judge_on_the_list(self, seat: int, st: TurnLine, written: list[Written]) -> Path:
+        """A line ``find_turn`` found illegal, matched against every legal turn for its error (ruling 4: the first
+        wrong token, the rule it breaks, the legal alternatives). (Should it match after all, it is that turn.)"""
+        legal = self.legal_turns()
         card = card_text(self.played[seat])
         if not legal:
             raise self.fail(
@@ -378,7 +388,7 @@ class SNYState(GameState):
             error = self.fail(failure.kind, failure.message, failure.column)
             error.alternatives = [self.turn_line(seat, turn) for turn in ranked(legal, written)[:40]]
             raise error
-        self._finish_turn(seat, found.turn)
+        return found.turn
 
     def turn_line(self, seat: int, turn: Path) -> str:
         return f"{quote_player(self.players[seat])}: {turn_text(turn.acts, self.board.square)}"

@@ -9,7 +9,7 @@ from typing import Any
 from referee.record import NameRef
 from referee.santorini_new_york import SantoriniNewYork
 from referee.santorini_new_york.board import shipped_board
-from referee.santorini_new_york.engine import ROOF
+from referee.santorini_new_york.engine import ROOF, Position
 from referee.santorini_new_york.notation import (
     BuildStep,
     BuildTarget,
@@ -92,6 +92,7 @@ class SantoriniNewYorkAdapter(ScriptedAdapter[SNYState]):
     def _off_board_build(self, state: SNYState, seat: int) -> TurnLine:
         """The first legal turn with a build claim no build can reach."""
         line = SantoriniNewYork.parser().parse(state.turn_line(seat, state.legal_turns()[0]))
+        assert isinstance(line, TurnLine)
         steps = tuple(
             BuildStep(tuple(BuildTarget(t.square, ROOF + 1) for t in s.targets), 0) if isinstance(s, BuildStep) else s
             for s in line.steps
@@ -109,7 +110,7 @@ class BoardInvariants(Checker[SNYState]):
     level and both stay; no worker stands on a skyscraper or a rooftop; every player has at most two workers."""
 
     def __init__(self) -> None:
-        self.before_pos = None
+        self.before_pos: Position | None = None
 
     def before(self, state: SNYState, statement: Any) -> None:
         self.before_pos = state.pos
