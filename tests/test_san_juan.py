@@ -412,6 +412,32 @@ def test_supply_reshuffles_the_discard_pile_and_known_names_come_back() -> None:
     assert state.discard_size == 0 and state.located["Hero"] == 3 and state.card_count() == TOTAL_CARDS
 
 
+def test_cards_kept_or_discarded_unseen_are_still_out_of_the_supply() -> None:
+    # a councillor keeps '?' of three Heroes: one is in her hand, two in the discard pile — no fourth can be drawn
+    state = fresh(2)
+    run(state, "Anna: councillor\nAnna: draws Hero, Hero, Hero, Tower, Chapel; keeps ?")
+    error = fails(state, "Boris: draws Hero, Crane; keeps Hero", "sj-card-exhausted")
+    assert "unseen 3" in error.message
+    run(state, "Boris: draws Tower, Crane; keeps Crane")  # one Tower out of its three copies: more remain
+    # once the discard pile is reshuffled into the supply, the unseen ones may come up again
+    state2 = fresh(2)
+    run(state2, "Anna: councillor\nAnna: draws Hero, Hero, Hero, Tower, Chapel; keeps ?")
+    state2.discard_unknown += state2.supply - 1  # all but one card of the supply parked in the discard pile
+    state2.supply = 1
+    run(state2, "Boris: draws ?, Hero; keeps Hero")  # the second card comes from the reshuffled pile
+
+
+def test_known_cards_paid_as_question_marks_stay_out_of_the_supply() -> None:
+    # Anna holds two Heroes (the third is in Boris's city) and pays an unnamed card: both are in her hand or the
+    # discard pile, so no Hero is left in the supply
+    state = fresh(2)
+    hold(state, "Anna", "Hero", "Hero", "Well")
+    give(state, "Boris", "Hero")
+    run(state, "Anna: builder\nAnna: build Well paying ?\nBoris: pass\nBoris: councillor")
+    fails(state, "Boris: draws Hero, Crane; keeps Crane", "sj-card-exhausted")
+    run(state, "Boris: draws Tower, Crane; keeps Crane")
+
+
 def test_discards_happen_before_draws_within_a_sale() -> None:
     state = fresh(2)
     goods(state, "Anna", silver=1)

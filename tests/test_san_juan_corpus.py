@@ -5,6 +5,7 @@ records/san-juan/ is judged as its Expect tag states (a rejected statement leavi
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,37 @@ NAMES = ["Anna", "Boris", "Clara", "Dmitri"]
 def test_registered() -> None:
     assert find_game("San Juan") is SanJuan and find_game("san-juan") is SanJuan
     assert SanJuan.ruleset(None) is FIRST_EDITION and SanJuan.ruleset("1st edition") is FIRST_EDITION
+
+
+# the card lists a record may write with '?' for cards whose identity the log does not know (record format §3)
+CARD_LIST = re.compile(
+    r"(draws |keeps |paying |discards |tucks |hand \S+: |gold mine )([^;()#]*?)(?=;|\s*\(|\s*$|\s+goods )"
+)
+
+
+def unnamed(text: str, rng: random.Random, share: float) -> str:
+    """The record with about ``share`` of the cards in its lists written as '?' (the log knows less)."""
+
+    def blank(match: re.Match[str]) -> str:
+        cards = [card.strip() for card in match.group(2).split(",")]
+        return match.group(1) + ", ".join(
+            "?" if card.lower() != "none" and rng.random() < share else card for card in cards
+        )
+
+    return "\n".join(line if line.startswith("[") else CARD_LIST.sub(blank, line) for line in text.splitlines())
+
+
+@pytest.mark.parametrize("share", [0.2, 0.5, 0.9])
+@pytest.mark.parametrize("seed", range(8))  # seed 7 keeps a '?' named after a reshuffle
+def test_a_record_that_knows_fewer_cards_stays_valid(seed: int, share: float) -> None:
+    """Writing '?' for named cards never makes a legal record illegal: cards drawn and kept or discarded unseen, and a
+    '?' named by a keep after the discard pile was shuffled in, are counted as the rules allow."""
+    players = 2 + seed % 3
+    text = SanJuan.play(NAMES[:players], random.Random(seed), FIRST_EDITION, {})
+    (known,) = check_text(text)
+    (report,) = check_text(unnamed(text, random.Random(seed), share))
+    assert report.verdict is Verdict.VALID, report.error and (report.error.line, report.error.message)
+    assert report.outcome.scores == known.outcome.scores
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -106,6 +106,9 @@ class SJBase(GameState):
         self.pending_known: Counter = Counter()  # councillor discards waiting for the phase end (option D6)
         self.pending_unknown = 0
         self.under_known: Counter = Counter()  # covered buildings kept out of play (option D3 = false)
+        # copies out of the supply though in no known place: cards that left it named and then went out of sight
+        # (some of a hand's forgotten cards, the rest discarded unseen) — until the discard pile is reshuffled
+        self.unseen_out: Counter = Counter()
         # the turn flow: round, role, phase turns
         self.governor: int | None = None
         self.round = 1

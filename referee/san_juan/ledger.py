@@ -9,6 +9,11 @@ are face-down cards of unknown identity. When the discard pile is shuffled into 
 unknown again. When a ``?`` leaves a hand whose cards are all known, the referee cannot tell which one went: the
 hand's known cards are forgotten (become unknown), which loses knowledge but never accepts a wrong record.
 
+Forgotten cards are still out of the supply: a councillor who draws three Heroes and keeps ``?`` holds one of them
+and discarded the others unseen, so no fourth Hero can be drawn. ``unseen_out`` counts such copies (out of the
+supply, in no known place) for the draw check, until a reshuffle returns the discard pile, and with it any of them,
+to the supply. It is a lower bound: a card that comes back into a known place takes one off it.
+
 Checks (``_check_draws``, ``_plan_removal``, ``_plan_keeps``) change nothing; the matching moves (``_draw_into_hand``,
 ``_remove``, ``_take_kept``) carry out what was checked, so a rejected statement leaves the ledger as it was.
 """
@@ -51,6 +56,7 @@ class KeepPlan:
     wild: int
     discard_known: dict[str, int]
     discard_unknown: int
+    unseen: dict[str, int]  # named drawn cards whose place (hand or discard pile) the record leaves open
 
 
 def _add(counter: Counter, name: str, k: int) -> None:
@@ -105,7 +111,7 @@ class Ledger(SJBase):
         supply, discard = self.supply, -1  # the discard pile's size, counted when the supply runs out
         reshuffled = False
         seen: dict[str, int] = {}
-        located, discard_known, cards = self.located, self.discard_known, self.cards
+        cards = self.cards
         for ref in refs:
             if supply == 0:
                 if discard < 0:
@@ -116,9 +122,16 @@ class Ledger(SJBase):
             if name == UNKNOWN:
                 continue
             count = seen[name] = seen.get(name, 0) + 1
-            base = located[name] - (discard_known[name] if reshuffled else 0)
+            base = self._out_of_supply(name, reshuffled)
             if base + count > cards[name].copies:
                 raise self._exhausted(ref)
+
+    def _out_of_supply(self, name: str, reshuffled: bool) -> int:
+        """Copies of ``name`` that a draw cannot yield: those in known places and those out of sight, less the known
+        discards (and any unseen ones) when the discard pile is shuffled into the supply during the draw."""
+        if reshuffled:
+            return self.located[name] - self.discard_known[name]
+        return self.located[name] + self.unseen_out[name]
 
     def _exhausted(self, ref: NameRef) -> IllegalStatement:
         card = self.cards[ref.name]
@@ -130,6 +143,8 @@ class Ledger(SJBase):
         for player in self.p:
             if player.tucked_known[card.name]:
                 where.append(f"under {player.name}'s Chapel {player.tucked_known[card.name]}")
+        if self.unseen_out[card.name]:
+            where.append(f"drawn, then kept or discarded unseen {self.unseen_out[card.name]}")
         for label, counter in (
             ("discard pile", self.discard_known),
             ("covered", self.under_known),
@@ -150,6 +165,7 @@ class Ledger(SJBase):
         self.supply = self.discard_size
         self.discard_known = Counter()
         self.discard_unknown = 0
+        self.unseen_out.clear()  # some of them may be back in the supply now
 
     def _draw(self, count: int) -> None:
         for _ in range(count):
@@ -263,6 +279,7 @@ class Ledger(SJBase):
             # described by a superset of the true possibilities
             for name, k in known.items():
                 _add(located, name, -k)
+                self.unseen_out[name] += k  # in the hand or wherever the '?' went: out of the supply either way
                 pool[name] += k
                 forgotten += k
             known.clear()
@@ -273,10 +290,17 @@ class Ledger(SJBase):
                     unknown -= 1
         for name, k in plan.relocated.items():
             _add(located, name, k)
+            self._seen_again(name, k)
         if not forgotten and pool:
             pool.clear()
         player.hand_forgotten, player.hand_unknown = forgotten, unknown
         self._settle_hand(player)
+
+    def _seen_again(self, name: str, k: int) -> None:
+        """``k`` copies of ``name`` are in a known place again: any of them may have been counted unseen."""
+        unseen = self.unseen_out.get(name, 0)
+        if unseen:
+            _add(self.unseen_out, name, -min(k, unseen))
 
     def _settle_hand(self, player: PlayerState) -> None:
         """When the forgotten cards are the whole pool, they are known again."""
@@ -284,6 +308,7 @@ class Ledger(SJBase):
             for name, k in player.hand_pool.items():
                 player.hand_known[name] += k
                 self.located[name] += k
+                self._seen_again(name, k)
             player.hand_pool.clear()
             player.hand_forgotten = 0
         elif not player.hand_forgotten and player.hand_pool:
@@ -301,6 +326,7 @@ class Ledger(SJBase):
             else:
                 named[ref.name] = named.get(ref.name, 0) + 1
         revealed: dict[str, int] = {}  # drawn '?'s the keeps name
+        reshuffled = self.supply < len(draws)  # a '?' may have come from the discard pile shuffled in
         known: dict[str, int] = {}
         blanks = 0
         for ref in keeps:
@@ -314,7 +340,7 @@ class Ledger(SJBase):
                 wild -= 1
                 revealed[name] = revealed.get(name, 0) + 1
                 drawn = sum(1 for r in draws if r.name == name) + revealed[name]
-                if self.located[name] + drawn > self.cards[name].copies:
+                if self._out_of_supply(name, reshuffled) + drawn > self.cards[name].copies:
                     raise self._exhausted(ref)
             else:
                 raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{name} is not among the drawn cards", ref.column)
@@ -322,14 +348,14 @@ class Ledger(SJBase):
         named = {name: k for name, k in named.items() if k > 0}
         left = sum(named.values()) + wild
         if blanks == 0:
-            return KeepPlan(known, {}, 0, 0, named, wild)
+            return KeepPlan(known, {}, 0, 0, named, wild, {})
         if blanks == left:  # every remaining drawn card is kept
             for name, k in named.items():
                 known[name] = known.get(name, 0) + k
-            return KeepPlan(known, {}, 0, wild, {}, 0)
+            return KeepPlan(known, {}, 0, wild, {}, 0, {})
         if wild == 0:  # the kept '?'s are some of the named drawn cards
-            return KeepPlan(known, named, blanks, 0, {}, left - blanks)
-        return KeepPlan(known, {}, 0, blanks, {}, left - blanks)
+            return KeepPlan(known, named, blanks, 0, {}, left - blanks, named)
+        return KeepPlan(known, {}, 0, blanks, {}, left - blanks, named)
 
     def _take_kept(self, seat: int, count: int, plan: KeepPlan, pending: bool = False) -> None:
         """Carry out a ``_plan_keeps`` plan: ``count`` cards come off the supply, some to the hand, the rest to the
@@ -337,6 +363,8 @@ class Ledger(SJBase):
         player = self.p[seat]
         located = self.located
         self._draw(count)
+        for name, k in plan.unseen.items():  # named when drawn, then kept as '?' or discarded unseen
+            self.unseen_out[name] += k
         for name, k in plan.known.items():
             player.hand_known[name] += k
             located[name] += k

@@ -182,6 +182,7 @@ class View(TurnFlow):
             counter(self.pending_known),
             self.pending_unknown,
             counter(self.under_known),
+            counter(self.unseen_out),
             self.governor,
             self.round,
             self.stage,
