@@ -66,7 +66,7 @@ class Finding:
             head += f" ({self.checked})"
         out = [head]
         if self.detail:
-            out.append(f"          {self.detail}")
+            out.append("          " + self.detail.replace("\n", "\n          "))  # every line under its invariant
         if self.record is not None:
             out.append(f"          record {self.record}: referee verdict {self.verdict}")
         return out

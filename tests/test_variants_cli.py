@@ -77,22 +77,22 @@ def test_check_finds_a_payment_below_one_ruble(tmp_path: Path) -> None:
     assert result.output.splitlines()[-1] == "3 invariant(s) broken"
 
 
-def test_check_finds_a_player_without_legal_statement(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """San Juan as it was before round 1 opened right after the setup (its hand-limit discards neither listed as legal
-    nor written by the generator): under a hand limit of 0 the first role choice is refused and nothing listed is
-    accepted. The referee of today lists and writes those discards (the next test)."""
-    from referee.san_juan.flow import TurnFlow
-
-    monkeypatch.setattr(TurnFlow, "opening", TurnFlow.round_start)
-    (tmp_path / "sj0.toml").write_text('name = "sj-hand-limit-0"\ngame = "san-juan"\n[options]\nhand_limit = 0\n')
-    result = run("variant", "check", "sj0.toml", "-n", "2", "--no-proofs", cwd=tmp_path)
-    assert result.exit_code == 1
+def test_check_finds_a_player_without_legal_statement(tmp_path: Path) -> None:
+    """Saint Petersburg with no starting money and no pass for a broke player in the buy-only first worker phase: the
+    first player can neither buy nor pass. The generator's failure is a counterexample, never a traceback."""
+    (tmp_path / "broke.toml").write_text(
+        'name = "sp-broke-start"\ngame = "saint-petersburg"\n'
+        "[options]\nstart_rubles = 0\nfirst_phase_broke_pass = false\n"
+    )
+    result = run("variant", "check", "broke.toml", "-n", "2", "--no-proofs", cwd=tmp_path)
+    assert result.exit_code == 1, result.output
     lines = section(result.output, "a player always has a legal statement")
     assert lines[0].startswith("  broken")
-    assert "no statement the referee lists as legal is accepted" in lines[1] and "[sj-hand-limit]" in lines[1]
-    assert "referee verdict unfinished after 4 statements" in lines[2]
+    assert "no statement the referee lists as legal is accepted (listed: none)" in lines[1]
+    assert "no legal action: round 1, worker phase" in lines[1]
+    assert any("referee verdict unfinished after 4 statements" in line for line in lines), lines
     text = record_of(lines, tmp_path).read_text()
-    assert '[Variant "sj0.toml"]' in text and text.rstrip().splitlines()[-1].startswith("hand ")
+    assert '[Variant "broke.toml"]' in text and text.rstrip().splitlines()[-1].startswith("deal: ")
 
 
 def test_round_one_discards_keep_a_hand_limit_of_0_playable(tmp_path: Path) -> None:

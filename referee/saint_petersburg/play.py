@@ -53,7 +53,7 @@ def deal_tokens(players: list[str], rng: random.Random) -> Tokens:
 def choose_action(state: SPState, rng: random.Random) -> Action:
     actions = state.legal_actions(observe_cards=False)
     if not actions:
-        raise RuntimeError("no legal action: " + state.summary())
+        raise RuntimeError("no legal action: " + state.summary().splitlines()[0])
     others = [a for a in actions if not isinstance(a, Pass)]
     if state.phase == "building" and state.free_observatories(state.to_act) and rng.random() < 0.25:
         observed = random_observation(state, rng)
@@ -150,13 +150,18 @@ def random_game(players: list[str], rng: random.Random, options: SPOptions) -> t
     state = SPState(players, options)
     policy = RandomPolicy(rng)
     written: list[Statement] = []
-    while (statement := policy.next_statement(state)) is not None:
+    while True:
+        try:
+            statement = policy.next_statement(state)
+        except RuntimeError as error:  # no statement to write (a house rule): say how far the game got
+            raise GeneratorFailed([statement_text(s) for s in written], None, error) from error
+        if statement is None:
+            return state, written
         if len(written) >= MAX_STATEMENTS:  # a house rule under which the game need not end
             lines = [statement_text(s) for s in written]
             raise GeneratorFailed(lines, None, RuntimeError(f"no end after {MAX_STATEMENTS} statements"))
         state.apply(statement)
         written.append(statement)
-    return state, written
 
 
 def play_record(players: list[str], rng: random.Random, options: SPOptions, tags: dict[str, str]) -> str:
