@@ -31,13 +31,14 @@ ROOF = 4  # the level a build reaches when it puts a rooftop on a level-3 buildi
 class Position:
     """Heights, rooftops, skyscrapers and workers; immutable (every change makes a new one), so turns can share it."""
 
-    __slots__ = ("height", "roof", "sky", "workers")
+    __slots__ = ("_seated", "height", "roof", "sky", "workers")
 
     def __init__(self, height: tuple[int, ...], roof: frozenset[int], sky: frozenset[int], workers: dict[int, int]):
         self.height = height
         self.roof = roof
         self.sky = sky
         self.workers = workers  # cell -> seat; never changed in place
+        self._seated: dict[int, list[int]] | None = None  # seat -> his workers, made when first asked
 
     @classmethod
     def empty(cls, board: BoardMap) -> Position:
@@ -54,7 +55,14 @@ class Position:
         return ROOF if self.height[cell] == 3 else self.height[cell] + 1
 
     def workers_of(self, seat: int) -> list[int]:
-        return sorted(cell for cell, owner in self.workers.items() if owner == seat)
+        """A seat's workers, in cell order (kept: every turn judged asks it of the same position; do not change the
+        list)."""
+        seated = self._seated
+        if seated is None:
+            seated = self._seated = {}
+            for cell in sorted(self.workers):
+                seated.setdefault(self.workers[cell], []).append(cell)
+        return seated.get(seat, [])
 
     def moved(self, frm: int, to: int) -> Position:
         workers = dict(self.workers)
@@ -96,6 +104,11 @@ class Act(NamedTuple):
     level: int = 0
 
 
+# A named tuple made from all its fields at once, without the generated ``__new__`` (a second Python call): the
+# engine makes steps and paths by the thousand.
+_new = tuple.__new__
+
+
 class Path(NamedTuple):
     """A (partial or complete) turn: its steps, the position they lead to, the if-possible effects it performed
     (``tags``) and the effect moments it reached with their choice keys (``points``), and a win it makes. (A named
@@ -110,16 +123,18 @@ class Path(NamedTuple):
     removed: int | None = None  # a worker the turn takes out of the game (Firefighter's rooftop)
 
     def then(self, act: Act, pos: Position, winner: int | None = None, win_kind: str | None = None) -> Path:
-        return Path((*self.acts, act), pos, self.tags, self.points, winner, win_kind, self.removed)
+        return _new(Path, ((*self.acts, act), pos, self.tags, self.points, winner, win_kind, self.removed))
 
     def tag(self, effect: str) -> Path:
-        return Path(self.acts, self.pos, self.tags | {effect}, self.points, self.winner, self.win_kind, self.removed)
+        return _new(
+            Path, (self.acts, self.pos, self.tags | {effect}, self.points, self.winner, self.win_kind, self.removed)
+        )
 
     def reach(self, effect: str, key: tuple) -> Path:
         """The moment of an effect, with the key of the choices made before it (a turn reaches each effect's moment
         at most once: a guided search relies on it)."""
         points = (*self.points, (effect, key))
-        return Path(self.acts, self.pos, self.tags, points, self.winner, self.win_kind, self.removed)
+        return _new(Path, (self.acts, self.pos, self.tags, points, self.winner, self.win_kind, self.removed))
 
     def reach_here(self, effect: str) -> Path:
         """The moment of an effect keyed by the steps so far (``Steps``): a search for a turn that performs it
@@ -174,7 +189,7 @@ class Supply:
         return self.skyscrapers == 0 or len(pos.sky) < self.skyscrapers
 
 
-@dataclass
+@dataclass(slots=True)
 class TurnContext:
     """Who plays which card, on which board, under which options: what the shared pieces of a turn ask."""
 
@@ -187,7 +202,7 @@ class TurnContext:
     guide: Guide | None = None  # prunes the steps an enumeration follows (None: every candidate turn)
 
     def start(self, pos: Position) -> Path:
-        return Path((), pos)
+        return _new(Path, ((), pos, frozenset(), (), None, None, None))
 
     def aim(self, p: Path, kind: str, a: int | None = None) -> frozenset[int | None] | None:
         """Where the next step of this kind, from ``a``, may go in this enumeration (None: anywhere, unguided)."""
@@ -217,7 +232,7 @@ class TurnContext:
     def move(self, p: Path, frm: int, to: int, kind: str = "move") -> Path | None:
         """A worker's own move (also the Night Guard's compelled move): up from level 2 onto level 3 wins for the
         Statue holder. None: pruned by the guide."""
-        act = Act(kind, frm, to)
+        act = _new(Act, (kind, frm, to, 0))
         if self.guide is not None and not self.guide.allows(p, act):
             return None
         owner = p.pos.workers[frm]
@@ -226,7 +241,7 @@ class TurnContext:
 
     def force(self, p: Path, frm: int, to: int, kind: str = "force") -> Path | None:
         """A forced move: any height, never a win. None: pruned by the guide."""
-        act = Act(kind, frm, to)
+        act = _new(Act, (kind, frm, to, 0))
         if self.guide is not None and not self.guide.allows(p, act):
             return None
         return p.then(act, p.pos.moved(frm, to))
@@ -235,7 +250,7 @@ class TurnContext:
         """A block or (on level 3) a rooftop; None when the supply has none left (or pruned by the guide). An
         Engineer's rooftop wins for the Statue holder."""
         level = p.pos.level_after_build(cell)
-        act = Act("build", cell, cell, level)
+        act = _new(Act, ("build", cell, cell, level))
         if self.guide is not None and not self.guide.allows(p, act):
             return None
         if self.supply.finite and not self.supply.has(p.pos, level):
@@ -250,7 +265,7 @@ class TurnContext:
 
     def skyscraper(self, p: Path, cell: int) -> Path | None:
         """A skyscraper (None: pruned by the guide)."""
-        act = Act("sky", cell, cell)
+        act = _new(Act, ("sky", cell, cell, 0))
         if self.guide is not None and not self.guide.allows(p, act):
             return None
         return p.then(act, p.pos.with_skyscraper(cell))
@@ -276,7 +291,13 @@ Moves = Iterator[tuple[Path, int]]
 def plain_moves(t: TurnContext, p: Path, w: int) -> Moves:
     """A normal move: to an unoccupied neighbouring space, up at most one level."""
     aim = t.aim(p, "move", w)
-    for to in t.geo.neighbours[w] if aim is None else [n for n in t.geo.neighbours[w] if n in aim]:
+    if aim is None:
+        targets = t.geo.neighbours[w]
+    elif not aim:
+        return  # not this worker's move (a guided enumeration)
+    else:
+        targets = tuple(n for n in t.geo.neighbours[w] if n in aim)
+    for to in targets:
         if not p.pos.occupied(to) and t.climbs_ok(p.pos, w, to):
             moved = t.move(p, w, to)
             if moved is not None:

@@ -93,19 +93,18 @@ class CardTracker:
     # ------------------------------------------------------------------------------------------------ changes
     def take(self, card: Card, place: str, to: str) -> None:
         """A named card leaves ``place`` for ``to``: known there, or out of one of its slots."""
-        where = self.known.get(card)
+        known = self.known
+        where = known.get(card)
         if where == place:
-            self.known[card] = to
+            known[card] = to
             return
         if where is not None:
             raise CardError("it is known to be elsewhere", where)
         groups = [key for key in self.slots if key[0] == place and card in key[1]]
         if not groups:
             raise CardError("it cannot be there")
-        self._merge(place, groups)
-        merged = next(key for key in self.slots if key[0] == place and card in key[1])
-        self._drop_slot(merged)
-        self.known[card] = to
+        self._drop_slot(self._merge(place, groups))  # the place's one group of slots that can hold the card now
+        known[card] = to
         self._forget(card)
         if not self.feasible():
             raise CardError("the other named cards leave no room for it there")
@@ -119,21 +118,20 @@ class CardTracker:
                 raise CardError("no card is left there")
             self.shuffle(place)  # a '?' taken from known cards: which one is not known any more
             groups = [key for key in self.slots if key[0] == place]
-        self._merge(place, groups)
-        (merged,) = [key for key in self.slots if key[0] == place]
+        merged = self._merge(place, groups)  # the place's only group now
         self._drop_slot(merged)
         key = (to, merged[1])
         self.slots[key] = self.slots.get(key, 0) + 1
 
     def move_all(self, place: str, to: str) -> None:
         """Every card of a place goes to another (played cards to the discard pile, an eliminated hand)."""
-        for card, where in list(self.known.items()):
-            if where == place:
-                self.known[card] = to
-        for (where, cand), n in list(self.slots.items()):
-            if where == place:
-                del self.slots[(where, cand)]
-                self.slots[(to, cand)] = self.slots.get((to, cand), 0) + n
+        known, slots = self.known, self.slots
+        for card in [card for card, where in known.items() if where == place]:
+            known[card] = to
+        for key in [key for key in slots if key[0] == place]:
+            count = slots.pop(key)
+            moved = (to, key[1])
+            slots[moved] = slots.get(moved, 0) + count
 
     def shuffle(self, place: str) -> None:
         """The place's cards are shuffled face down: its known cards become hidden slots of the place."""
@@ -147,12 +145,14 @@ class CardTracker:
             del self.known[card]
 
     # ------------------------------------------------------------------------------------------------ helpers
-    def _merge(self, place: str, groups: list[tuple[str, frozenset[Card]]]) -> None:
+    def _merge(self, place: str, groups: list[tuple[str, frozenset[Card]]]) -> tuple[str, frozenset[Card]]:
+        """The place's groups of slots made one (the union of their candidates); its key."""
         if len(groups) < 2:
-            return
+            return groups[0]
         total = sum(self.slots.pop(key) for key in groups)
-        cand = frozenset().union(*(key[1] for key in groups))
-        self.slots[(place, cand)] = self.slots.get((place, cand), 0) + total
+        key = (place, frozenset().union(*(key[1] for key in groups)))
+        self.slots[key] = self.slots.get(key, 0) + total
+        return key
 
     def _drop_slot(self, key: tuple[str, frozenset[Card]]) -> None:
         self.slots[key] -= 1
@@ -160,12 +160,18 @@ class CardTracker:
             del self.slots[key]
 
     def _forget(self, card: Card) -> None:
-        """A card now known somewhere leaves every slot's candidates."""
-        for (place, cand), n in list(self.slots.items()):
-            if card in cand:
-                del self.slots[(place, cand)]
-                key = (place, cand - {card})
-                self.slots[key] = self.slots.get(key, 0) + n
+        """A card now known somewhere leaves every slot's candidates. Equal candidate sets stay one object (slots
+        of many places often share them), so later comparisons of them are identity checks."""
+        slots = self.slots
+        smaller: dict[frozenset[Card], frozenset[Card]] = {}
+        for key in [key for key in slots if card in key[1]]:
+            cand = key[1]
+            less = smaller.get(cand)
+            if less is None:
+                less = smaller[cand] = cand - {card}
+            count = slots.pop(key)
+            moved = (key[0], less)
+            slots[moved] = slots.get(moved, 0) + count
 
     def feasible(self) -> bool:
         """Can the hidden cards fill the slots one to one (each slot one of its candidates)? Slots of equal

@@ -59,8 +59,10 @@ class Written(NamedTuple):
         return len(self.columns)
 
 
-# Each step's engine steps, per board (by its identity: the entry holds the board, so its id stays its own).
-_WRITTEN: dict[int, tuple[BoardMap, dict[Step, tuple[Written, ...]]]] = {}
+# Each step's engine steps, per board, both by identity: the line parser hands out the same step object for a piece
+# it has read before, and an id is far cheaper than hashing a step. Each entry holds its object, so the id stays its
+# own.
+_WRITTEN: dict[int, tuple[BoardMap, dict[int, tuple[Step, tuple[Written, ...]]]]] = {}
 WRITTEN_LIMIT = 100_000
 
 
@@ -74,12 +76,12 @@ def written_steps(steps: tuple[Step, ...], board: BoardMap) -> list[Written]:
     known = held[1]
     out: list[Written] = []
     for step in steps:
-        found = known.get(step)
-        if found is None:
+        found = known.get(id(step))
+        if found is None or found[0] is not step:
             if len(known) >= WRITTEN_LIMIT:
                 known.clear()
-            found = known[step] = tuple(written_step(step, board))
-        out.extend(found)
+            found = known[id(step)] = (step, tuple(written_step(step, board)))
+        out.extend(found[1])
     return out
 
 

@@ -8,7 +8,7 @@ only stored at the end), so a rejected statement leaves the state as it was.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from referee.errors import RecordCode, malformed
 from referee.game import GameState, Outcome
@@ -86,6 +86,19 @@ class SNYState(GameState):
     # ------------------------------------------------------------------------------------------------ queries
     def is_terminal(self) -> bool:
         return self.stage == OVER
+
+    # The replay loop asks these of every statement; here each is one comparison, so the general path is skipped.
+    def apply(self, statement: Any) -> None:
+        if self.stage == OVER:
+            super().apply(statement)  # only claims may follow the end
+        else:
+            self.dispatch(statement)
+
+    def settled(self) -> bool:
+        return self.stage == OVER
+
+    def settled_before(self, statement: Any) -> bool:
+        return self.stage == OVER  # no statement may follow the end but claims (``open_after_end``)
 
     def outcome(self) -> Outcome:
         assert self.winner is not None and self.termination is not None
@@ -254,15 +267,16 @@ class SNYState(GameState):
         seat = self.seat_of(st.player)
         source, count, what = self._deal_of(seat, st)
         tracker = self.tracker.copy()
+        to = hand(seat)
         for index, ref in enumerate(st.cards):
             if index == count:
                 raise self.fail(SNYCode.HAND_SIZE, f"{what} is {count} cards; this is card {index + 1}", ref.column)
             try:
-                if ref.unknown:
-                    tracker.take_unknown(source, hand(seat))
+                if ref.profession is None:
+                    tracker.take_unknown(source, to)
                 else:
                     card = self.card_of(ref)
-                    tracker.take(card, source, hand(seat))
+                    tracker.take(card, source, to)
             except CardError as error:
                 name = "a card" if ref.unknown else card_text(card)
                 where = "the deck" if source == DECK else "the discard pile"
