@@ -98,16 +98,8 @@ def _unescape(quoted: str) -> str:
 CACHED_LINE = 256  # characters: longer lines (and tags) are parsed each time, never kept in a cache
 
 
-# A tag line in its usual form, ``[Name "value"]`` and nothing else: it reads as the grammar reads it (the same
-# terminals, record.lark), without a parse — a Seed tag differs in every game.
-PLAIN_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_\-]*) ("(?:[^"\\]++|\\.)*+")\]')
-
-
 def _read_tag(text: str) -> tuple[str, str, int] | int:
     """(name, value, value column) of a tag line, or the column where it stops being one."""
-    plain = PLAIN_TAG.fullmatch(text)
-    if plain is not None:
-        return plain.group(1), _unescape(plain.group(2)), plain.start(2) + 1
     return _read_short_tag(text) if len(text) <= CACHED_LINE else _parse_tag_line(text)
 
 
