@@ -329,3 +329,21 @@ def test_the_refill_period_and_size_are_options() -> None:
     assert reject(script.state, "hand Anna: ?, ?, ?, ?")[0] == "sny-hand-size"
     script.add("hand Anna: ?, ?, ?", "hand Boris: ?, ?, ?")
     assert script.state.tracker.count(hand(0)) == 6
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_five_players_on_the_5x5_board_with_the_tour_bus_driver_generate_valid_games(seed: int) -> None:
+    """Five players need every starting pair of square-5x5: the generator's setup skyscraper leaves them free, in
+    whatever order it writes the setup lines."""
+    import random
+
+    from referee.santorini_new_york import SantoriniNewYork
+    from referee.santorini_new_york.options import SNYOptions
+
+    deck = ("Engineer", "Broadway Actor", "Reporter", "Tour Bus Driver")
+    options = dataclasses.replace(SNYOptions(), board="square-5x5", deck=deck)
+    names = ["Anna", "Boris", "Clara", "Dmitri", "Elena"]
+    text = SantoriniNewYork.play(names, random.Random(seed), options, {})
+    assert '[Board "square-5x5"]' in text and "Tour Bus Driver" in text
+    (report,) = check_text(text)
+    assert report.verdict is Verdict.VALID, report.error and (report.error.line, report.error.message)

@@ -131,15 +131,18 @@ class Generator:
                 self.emit(Place((entry,), 0))
 
     def skyscraper(self) -> None:
-        cells = sorted(self.state.board.spaces)
+        """The Tour Bus Driver's setup skyscraper on a space the rules allow that leaves a starting pair for every
+        player still to place (five players on a 5x5 board need every pair)."""
+        state = self.state
+        to_place = len(self.players) - len(state.pairs)
+        cells = sorted(state.board.spaces)
         self.rng.shuffle(cells)
         for cell in cells:
-            try:
+            free = state.skyscraper_problem(cell) is None
+            if free and len(state.free_pairs(state.pos.with_skyscraper(cell))) >= to_place:
                 self.emit(SetupSkyscraper(self.square(cell), 0))
                 return
-            except RefereeError:
-                continue
-        raise RuntimeError("no space for the setup skyscraper")  # pragma: no cover
+        raise RuntimeError("no space for the setup skyscraper")
 
     def setup_hands(self) -> None:
         seats = list(range(len(self.players)))
