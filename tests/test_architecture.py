@@ -66,3 +66,26 @@ def test_each_game_owns_its_grammar_variants_docs_and_adapter() -> None:
         assert list(folder.glob("*.lark")), f"{game.id} has no grammar in its package"
         assert game.doc_page and (root / game.doc_page).is_file(), f"{game.id} names no documentation page"
         assert game.property_adapter, f"{game.id} names no property adapter"
+
+
+def test_check_loads_neither_z3_nor_hypothesis_nor_other_games() -> None:
+    """`referee check` imports only what judging needs: z3 is for `prove`, Hypothesis for the property suites, and a
+    record of one game loads that game's package alone."""
+    import subprocess
+    import sys
+
+    record = PACKAGE.parent / "records" / "saint-petersburg" / "golden"
+    script = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from referee.cli import main\n"
+        f"result = CliRunner().invoke(main, ['check', '--jobs', '1', {str(record)!r}])\n"
+        "assert result.exit_code == 0, result.output\n"
+        "watched = ('z3', 'hypothesis', 'referee')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in watched))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    loaded = eval(done.stdout.strip().splitlines()[-1])
+    assert not [m for m in loaded if m.split(".")[0] in ("z3", "hypothesis")], loaded
+    assert not [m for m in loaded if m.startswith(("referee.san_juan", "referee.santorini_new_york"))], loaded
+    assert "referee.saint_petersburg" in loaded
