@@ -58,37 +58,20 @@ def open_regular(path: Path, max_bytes: int) -> BinaryIO:
 
 
 def read_limited(path: Path, max_bytes: int) -> bytes:
-    """The bytes of a regular file of at most ``max_bytes`` bytes; anything else raises ``ReadRefused``.
-
-    The file is opened without blocking and checked *after* opening (``fstat`` of the open file), so neither a FIFO
-    nor a file swapped for one between a check and the open can hang the reader.
-    """
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except OSError as exc:
-        raise ReadRefused(exc.strerror or str(exc)) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a pipe, device or socket)"
-            raise ReadRefused(kind)
-        if info.st_size > max_bytes:
-            raise ReadRefused(f"larger than the limit of {max_bytes:,} bytes ({info.st_size:,} bytes)")
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            chunk = os.read(fd, 1 << 20)
-            if not chunk:
-                break
-            size += len(chunk)
-            if size > max_bytes:  # grew while being read
-                raise ReadRefused(f"larger than the limit of {max_bytes:,} bytes")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except OSError as exc:
-        raise ReadRefused(exc.strerror or str(exc)) from None
-    finally:
-        os.close(fd)
+    """The bytes of a regular file of at most ``max_bytes`` bytes (opened as ``open_regular`` opens it); anything
+    else, or a file that grows past the limit while it is read, raises ``ReadRefused``."""
+    chunks: list[bytes] = []
+    size = 0
+    with open_regular(path, max_bytes) as stream:
+        try:
+            while chunk := stream.read(1 << 20):
+                size += len(chunk)
+                if size > max_bytes:  # grew while being read
+                    raise ReadRefused(f"larger than the limit of {max_bytes:,} bytes")
+                chunks.append(chunk)
+        except OSError as exc:
+            raise ReadRefused(exc.strerror or str(exc)) from None
+    return b"".join(chunks)
 
 
 @dataclass(frozen=True)
