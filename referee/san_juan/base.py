@@ -9,8 +9,9 @@ building work for its owner (``works``), and may the chooser's privilege be doub
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from referee.game import GameState
 from referee.san_juan.cards import BUILDING_OF_GOOD, Card, card_table, tile_table
@@ -148,6 +149,28 @@ class SJBase(GameState):
         """The 2-player governor uses the Library once per round ([two_player_library_once]) and chooses in which of
         his phases; the counts show it."""
         return self.options.two_player_library_once and self.n == 2 and seat == self.governor
+
+    def _check_privilege_count(
+        self,
+        seat: int,
+        items: tuple[Any, ...],
+        limit_of: Callable[[int, bool], int],
+        code: SJCode,
+        verb: str,
+        column: int,
+    ) -> bool:
+        """A count the privilege limits (goods produced, goods sold): within the plain limit, or within the Library's
+        doubled one where it may be used. True when only the Library allows it (the caller records the use)."""
+        count, plain = len(items), limit_of(seat, False)
+        if count <= plain:
+            return False
+        library = self.library(seat)
+        limit = limit_of(seat, True) if (library.may or library.used) else plain
+        if count > limit:
+            message = f"{self.p[seat].name} may {verb} {limit} good(s) here, not {count}"
+            raise self.fail(code, message, items[limit].column)
+        self._library_needed(seat, column, f"without it {plain} good(s)")
+        return True
 
     def _library_needed(self, seat: int, column: int, what: str) -> None:
         """A count only the Library allows: refuse it when the 2-player governor has used his Library this round.

@@ -22,17 +22,9 @@ class ProducerPhase(OwedDraws):
     def _produce(self, seat: int, action: Produce) -> None:
         player = self.p[seat]
         count = len(action.buildings)
-        plain = self.produce_limit(seat, False)
-        library = self.library(seat)
-        if count > plain:
-            limit = self.produce_limit(seat, True) if (library.may or library.used) else plain
-            if count > limit:
-                raise self.fail(
-                    SJCode.PRODUCE_LIMIT,
-                    f"{player.name} may produce {limit} good(s) here, not {count}",
-                    action.buildings[limit].column,
-                )
-            self._library_needed(seat, action.column, f"without it {plain} good(s)")
+        doubled = self._check_privilege_count(
+            seat, action.buildings, self.produce_limit, SJCode.PRODUCE_LIMIT, "produce", action.column
+        )
         wanted: Counter = Counter()
         for ref in action.buildings:
             building = self.cards[ref.name]
@@ -54,7 +46,7 @@ class ProducerPhase(OwedDraws):
                 action.buildings[self.available()].column,
             )
         # --- commit
-        if count > plain:
+        if doubled:
             self.library_used.add(seat)
         self._draw(count)
         player.goods += wanted

@@ -54,17 +54,9 @@ class TraderPhase(OwedDraws):
     def _sell(self, seat: int, action: Sell) -> None:
         player = self.p[seat]
         count = len(action.goods)
-        plain = self.sell_limit(seat, False)
-        library = self.library(seat)
-        if count > plain:
-            limit = self.sell_limit(seat, True) if (library.may or library.used) else plain
-            if count > limit:
-                raise self.fail(
-                    SJCode.SELL_LIMIT,
-                    f"{player.name} may sell {limit} good(s) here, not {count}",
-                    action.goods[limit].column,
-                )
-            self._library_needed(seat, action.column, f"without it {plain} good(s)")
+        doubled = self._check_privilege_count(
+            seat, action.goods, self.sell_limit, SJCode.SELL_LIMIT, "sell", action.column
+        )
         sold: Counter = Counter()
         for good in action.goods:
             sold[good.name] += 1
@@ -83,7 +75,7 @@ class TraderPhase(OwedDraws):
         )
         self._check_draws(action.draws, count)
         # --- commit: the goods are discarded before the draws
-        if count > plain:
+        if doubled:
             self.library_used.add(seat)
         player.goods -= sold
         self._discard_goods(count)
