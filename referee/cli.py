@@ -572,13 +572,21 @@ def write_new_file(path: Path, text: str) -> None:
         out.write(text)
 
 
-def _own_junit_report(path: Path) -> bool:
-    """A JUnit report an earlier referee run wrote (safe to replace)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return JUNIT_MARK in handle.read(200)
-    except OSError:
-        return False
+def written_by_referee(mark: str, within: int) -> Callable[[Path], bool]:
+    """Whether a file is an earlier referee run's own output (safe to replace): ``mark`` in its first ``within``
+    characters. ``new_file`` takes it as ``replaceable``."""
+
+    def replaceable(path: Path) -> bool:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                return mark in handle.read(within)
+        except OSError:
+            return False
+
+    return replaceable
+
+
+_own_junit_report = written_by_referee(JUNIT_MARK, 200)  # a JUnit report an earlier referee run wrote
 
 
 # -------------------------------------------------------------------------------------------------------- score

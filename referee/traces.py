@@ -14,16 +14,14 @@ record reformatted by ``referee fmt`` keeps its trace (statements are written ca
 from __future__ import annotations
 
 import difflib
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import click
 
-from referee.cli import reading_options
+from referee.cli import new_file, reading_options, written_by_referee
 from referee.game import GameState, GameType
 from referee.record import GameRecord, excerpt, iter_games
 from referee.replay import GameReport, RecordSource, Referee, ReplayVisitor, find_records
@@ -303,31 +301,15 @@ class TraceStore:
         return {found.index: found for found in compare(stored, fresh, str(stored_path))}
 
 
-def is_trace(path: Path) -> bool:
-    """A file ``referee trace`` wrote (safe to replace)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(len(TRACE_MARK)) == TRACE_MARK
-    except OSError:
-        return False
+is_trace = written_by_referee(TRACE_MARK, len(TRACE_MARK))  # a file ``referee trace`` wrote (safe to replace)
 
 
 def write_trace(path: Path, text: str) -> None:
-    """Write a trace atomically (a temporary file beside it, renamed): a new file, or one referee wrote."""
+    """Write a trace atomically (``new_file``): a new file, or one referee wrote; never through a symbolic link."""
     if path.is_symlink() or (path.exists() and not is_trace(path)):
         raise click.UsageError(f"{path} exists and is not a referee trace; referee never overwrites another file")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    with new_file(path, is_trace) as out:
+        out.write(text)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from referee.cli import RECORD_PATHS, _policy, new_file, reading_options
+from referee.cli import RECORD_PATHS, _policy, new_file, reading_options, written_by_referee
 from referee.errors import Verdict
 from referee.replay import Referee, find_records
 from referee.report.build import write_report
@@ -18,13 +18,7 @@ class NoRecords(Exception):
     """No record file was found: the page is not written."""
 
 
-def own_report(path: Path) -> bool:
-    """A report page an earlier referee run wrote (safe to replace)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return MARK in handle.read(400)
-    except OSError:
-        return False
+own_report = written_by_referee(MARK, 400)  # a report page an earlier referee run wrote (safe to replace)
 
 
 @click.command("report")
