@@ -13,13 +13,16 @@ import itertools
 import multiprocessing
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from referee.record import GameRecord, iter_games
 from referee.replay import GameReport, RecordSource, Referee
 from referee.resources import ReadRefused
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 BIG_FILE = 4 * 1024 * 1024  # bytes: a file this large is cut into slices of games
 GAMES_PER_SLICE = 200
@@ -89,17 +92,35 @@ def judge_unit(referee: Referee, unit: Unit) -> list[GameReport]:
     return list(referee.judge_source(unit))
 
 
-_REFEREE: Referee | None = None
+_TASK: tuple[Callable[[Referee, Any], list[Any]], Referee] | None = None
 
 
-def _start_worker(referee: Referee) -> None:
-    global _REFEREE
-    _REFEREE = referee
+def _start_worker(task: Callable[[Referee, Any], list[Any]], referee: Referee) -> None:
+    global _TASK
+    _TASK = (task, referee)
 
 
-def _work(unit: Unit) -> list[GameReport]:
-    assert _REFEREE is not None
-    return judge_unit(_REFEREE, unit)
+def _work(item: Any) -> list[Any]:
+    assert _TASK is not None
+    task, referee = _TASK
+    return task(referee, item)
+
+
+def in_order(
+    task: Callable[[Referee, Item], list[Result]], items: Iterable[Item], referee: Referee, jobs: int
+) -> Iterator[Result]:
+    """``task(referee, item)`` for every item on ``jobs`` processes (``task`` a module-level function), the results
+    yielded in input order as soon as they are ready; a bounded window of items in flight keeps memory flat."""
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    window = 2 * jobs  # items in flight: enough to keep every worker busy, few enough to keep memory flat
+    with context.Pool(jobs, initializer=_start_worker, initargs=(task, referee)) as pool:
+        pending: deque[Any] = deque()
+        for item in items:
+            pending.append(pool.apply_async(_work, (item,)))
+            if len(pending) >= window:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
 
 
 def judge_parallel(sources: Iterable[RecordSource], referee: Referee, jobs: int) -> Iterator[GameReport]:
@@ -110,17 +131,7 @@ def judge_parallel(sources: Iterable[RecordSource], referee: Referee, jobs: int)
         for unit in itertools.chain(first, work):
             yield from judge_unit(referee, unit)
         return
-    work = itertools.chain(first, work)
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    window = 2 * jobs  # units in flight: enough to keep every worker busy, few enough to keep memory flat
-    with context.Pool(jobs, initializer=_start_worker, initargs=(referee,)) as pool:
-        pending: deque[Any] = deque()
-        for unit in work:
-            pending.append(pool.apply_async(_work, (unit,)))
-            if len(pending) >= window:
-                yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
+    yield from in_order(judge_unit, itertools.chain(first, work), referee, jobs)
 
 
 def judge_on_dask(sources: Iterable[RecordSource], referee: Referee, address: str) -> Iterator[GameReport]:
