@@ -619,6 +619,19 @@ def check_dependencies() -> None:
         raise BenchError(f"missing: {', '.join(missing)}. Install the benchmark's dependencies: {INSTALL_HINT}")
 
 
+def compile_referee() -> None:
+    """Byte-compile the referee's modules before measuring, as installing a package does (pip writes the ``.pyc``
+    files of python-chess and Lark at install time). An editable install under ``PYTHONDONTWRITEBYTECODE=1`` would
+    otherwise compile every game module from source in every measured process, and python-chess would not."""
+    import compileall
+
+    import referee
+
+    package = Path(referee.__file__).parent
+    if not compileall.compile_dir(str(package), quiet=1):
+        raise BenchError(f"could not byte-compile {package}")
+
+
 def select_games(names: str) -> list[str]:
     from referee.registry import GAMES, find_game
 
@@ -641,6 +654,7 @@ def main(argv: list[str] | None = None) -> int:
     say = Progress(args.quiet)
     try:
         check_dependencies()
+        compile_referee()
         game_ids = select_games(args.games)
         for target in (args.markdown, args.json):
             if target is not None and not target.parent.is_dir():

@@ -138,7 +138,7 @@ class GameState(ABC):
         return False
 
     def dispatch(self, statement: Any) -> None:
-        handler = self.handlers.get(type(statement))
+        handler = self.handlers.get(statement.__class__)
         if handler is None:  # pragma: no cover - the grammar yields only handled types
             raise TypeError(statement)
         getattr(self, handler)(statement)
@@ -284,13 +284,34 @@ class SetupContext:
                 tag, kind, f"no {what} {excerpt(reference)} (registered: {names}; or a file inside the record's folder)"
             )
         try:
-            return read_limited(path, self.policy.max_resource_bytes).decode("utf-8-sig"), path
+            return _read_resource_text(path, self.policy.max_resource_bytes), path
         except ReadRefused as refused:
             raise self.error_at_tag(
                 tag, kind, f"the {what} file {excerpt(reference)} cannot be read: {refused.reason}"
             ) from None
         except UnicodeDecodeError:
             raise self.error_at_tag(tag, kind, f"the {what} file {excerpt(reference)} is not UTF-8 text") from None
+
+
+_RESOURCE_TEXTS: dict[tuple[Path, int], tuple[tuple[int, int, int], str]] = {}
+
+
+def _read_resource_text(path: Path, max_bytes: int) -> str:
+    """A resource file's text, read again only when the file changed (its inode, size or modification time): every
+    game of a large file names the same board, and reading it per game was a tenth of a short game's check."""
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise ReadRefused(exc.strerror or str(exc)) from None
+    version = (info.st_ino, info.st_size, info.st_mtime_ns)
+    cached = _RESOURCE_TEXTS.get((path, max_bytes))
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    text = read_limited(path, max_bytes).decode("utf-8-sig")
+    if len(_RESOURCE_TEXTS) >= 64:  # a few boards and deck lists; bounded whatever a run names
+        _RESOURCE_TEXTS.clear()
+    _RESOURCE_TEXTS[(path, max_bytes)] = version, text
+    return text
 
 
 class GeneratorFailed(RuntimeError):

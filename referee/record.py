@@ -21,6 +21,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lexer import TerminalDef
 
+from referee.cachedir import grammar_cache
 from referee.errors import MalformedStatement, RecordCode, RefereeError, malformed
 from referee.resources import DEFAULT_POLICY, MAX_LINE_BYTES, ReadPolicy, ReadRefused, read_limited
 
@@ -211,20 +212,24 @@ def _is_blank(text: str) -> bool:
     return not stripped or stripped[0] == "#"
 
 
-def iter_lines(text: str) -> Iterator[tuple[int, str]]:
+def iter_lines(text: str, chunk: int = 1 << 20) -> Iterator[tuple[int, str]]:
     """(number, text) of every line. Lines end at LF only (a CR before it is dropped): U+2028, form feeds or NEL
-    inside a line do not start a new one, so line numbers are the ones editors and grep show."""
-    start, number, size = 0, 1, len(text)
-    while start <= size:
-        end = text.find("\n", start)
-        if end < 0:
-            end = size
-        line = text[start:end]
-        if line.endswith("\r"):
-            line = line[:-1]
-        if end < size or line:
-            yield number, line
-        number += 1
+    inside a line do not start a new one, so line numbers are the ones editors and grep show. The text is split a
+    chunk of about ``chunk`` characters at a time (``str.split`` is fast; a whole huge text split at once is not
+    small)."""
+    number, start, size = 1, 0, len(text)
+    while start < size:
+        end = text.rfind("\n", start, start + chunk) if start + chunk < size else size - 1
+        if end < start:  # a line longer than the chunk
+            end = text.find("\n", start + chunk)
+            if end < 0:
+                end = size - 1
+        lines = text[start : end + 1].split("\n")
+        if lines[-1] == "" or (lines[-1] == "\r" and end == size - 1):
+            lines.pop()  # the chunk ended with its LF (or the text with a lone CR: no line)
+        for line in lines:
+            yield number, line[:-1] if line[-1:] == "\r" else line
+            number += 1
         start = end + 1
 
 
@@ -293,7 +298,8 @@ def iter_games(lines: str | Iterable[tuple[int, str | BadLine]], file: str = "<s
     in_tags = False
     index = 0
     for number, raw in lines:
-        if isinstance(raw, BadLine):
+        if raw.__class__ is not str:
+            assert isinstance(raw, BadLine)
             if current is None:  # unreadable before any tag: taken as part of the first tag section
                 index += 1
                 current = GameRecord(file, index, number)
@@ -304,9 +310,10 @@ def iter_games(lines: str | Iterable[tuple[int, str | BadLine]], file: str = "<s
             else:
                 current.body.append((number, raw))
             continue
-        if _is_blank(raw):
+        stripped = raw.lstrip()
+        if not stripped or stripped[0] == "#":  # a blank or comment line (``_is_blank``)
             continue
-        if raw.lstrip().startswith("["):
+        if stripped[0] == "[":
             if current is None or not in_tags:
                 if current is not None:
                     yield current
@@ -542,6 +549,7 @@ class LineParser:
             maybe_placeholders=False,
             propagate_positions=False,
             start=starts,
+            cache=grammar_cache(grammar_file, starts),  # the analysed tables, kept in the user's cache folder
         )
         self._terminal_words = terminal_words
         self._examples = list(examples)
@@ -568,7 +576,7 @@ class LineParser:
         if len(text) <= CACHED_LINE:  # the cache holds at most CACHE_LIMIT short lines: bounded memory
             if len(self._cache) >= self.CACHE_LIMIT:
                 self._cache.clear()
-            self._cache[text] = result if result is not None else _BLANK
+            self._cache[text] = result if result is not None else BLANK_STATEMENT
         if isinstance(result, RefereeError):
             raise MalformedStatement(result.kind, result.message, result.column)
         return result
@@ -843,11 +851,11 @@ class _Blank:
         return False
 
 
-_BLANK = _Blank()
+BLANK_STATEMENT = _Blank()
 
 
 def is_blank_statement(statement: object) -> bool:
-    return statement is None or statement is _BLANK
+    return statement is None or statement is BLANK_STATEMENT
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -27,7 +27,16 @@ from referee.errors import (
     malformed,
 )
 from referee.game import GameState, GameType, Outcome, SetupContext, check_option
-from referee.record import BadLine, GameRecord, duplicate_tag, excerpt, is_blank_statement, iter_games, read_lines
+from referee.record import (
+    BLANK_STATEMENT,
+    BadLine,
+    GameRecord,
+    TwoReadings,
+    duplicate_tag,
+    excerpt,
+    iter_games,
+    read_lines,
+)
 from referee.registry import GAMES, find_game
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, open_regular
 from referee.variant import Variant, apply_variant, resolve_options
@@ -356,46 +365,57 @@ class Referee:
     def _replay(
         self, record: GameRecord, game: GameType, state: GameState, report: GameReport, visitor: ReplayVisitor
     ) -> None:
+        # The hot loop of every check: the state is asked whether it is over once per statement (after it), the
+        # visitor's hooks are called only when it has them, and the bound methods are looked up once per game.
         parser = game.parser()
+        parse, apply, is_terminal = parser.parse, state.apply, state.is_terminal
+        before = None if type(visitor).before is ReplayVisitor.before else visitor.before
+        watch = None if type(visitor).statement is ReplayVisitor.statement else visitor.statement
+        claims = state.claims_broken
         result_checked = False
+        terminal = is_terminal()  # whether the game is over before the next statement (only ``apply`` changes it)
         for number, text in record.body:
-            if not visitor.before(number, text if isinstance(text, str) else ""):
+            if before is not None and not before(number, text if isinstance(text, str) else ""):
                 return
-            if isinstance(text, BadLine):
-                if not result_checked and state.is_terminal():
+            if text.__class__ is BadLine:
+                if not result_checked and terminal:
                     self._check_result_tag(record, state, number)
                 raise malformed(text.kind, text.reason, text.column).at(number)
             # The Result tag (read first) is judged the moment the outcome is settled: in reading order it comes
             # before any problem of a later statement (a wrong claim, a stray line after the end).
             try:
-                statement = parser.parse(text)
+                statement = parse(text)
             except RefereeError as error:
-                if not result_checked and state.is_terminal():
+                if not result_checked and terminal:
                     self._check_result_tag(record, state, number)
                 raise error.at(number) from None
             except Exception as exc:
                 raise _internal(exc, number) from exc
-            if is_blank_statement(statement):
+            if statement is None or statement is BLANK_STATEMENT:
                 continue
-            statement = parser.resolve(statement, state.seats)
-            if not result_checked and state.settled_before(statement):
+            if statement.__class__ is TwoReadings:
+                statement = parser.resolve(statement, state.seats)
+            if terminal and not result_checked and state.settled_before(statement):
                 result_checked = True
                 self._check_result_tag(record, state, number)
-            noted = len(state.claims_broken)
+            noted = len(claims)
             try:
-                state.apply(statement)
+                apply(statement)
             except RefereeError as error:
                 raise error.at(number) from None
             except Exception as exc:
                 raise _internal(exc, number) from exc
-            for broken in state.claims_broken[noted:]:
-                broken.line = number
+            if len(claims) > noted:
+                for broken in claims[noted:]:
+                    broken.line = number
             report.statements += 1
-            visitor.statement(number, text, statement, state)
-            if not result_checked and state.settled():
+            if watch is not None:
+                watch(number, text, statement, state)
+            terminal = is_terminal()
+            if terminal and not result_checked and state.settled():
                 result_checked = True
                 self._check_result_tag(record, state, number)
-        if state.is_terminal():
+        if terminal:
             report.outcome = state.outcome()
             if not result_checked:
                 self._check_result_tag(record, state, None)

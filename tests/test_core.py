@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.errors import CATALOGUE, Verdict
+from referee.errors import CATALOGUE, RecordCode, RefereeError, Verdict
 from referee.record import split_games
 from referee.registry import find_game
 from referee.replay import Expectation, check_file, check_text
@@ -285,3 +285,85 @@ def test_tag_values_written_by_the_tool_round_trip() -> None:
 
     value = 'Club "Ruble" night \\ final'
     assert parse_tag(tag_line("Event", value), 1).value == value
+
+
+# ------------------------------------------------------------------------------------------------ reading fast
+
+
+def _lines_by_definition(text: str) -> list[tuple[int, str]]:
+    """Lines as the spec defines them: split at LF, one CR before it dropped, no line after a final LF."""
+    pieces = text.split("\n")
+    lines = [piece[:-1] if piece.endswith("\r") else piece for piece in pieces]
+    if lines and lines[-1] == "":
+        lines.pop()
+    return list(enumerate(lines, 1))
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 1 << 20])
+def test_lines_read_a_chunk_at_a_time_are_the_lines_of_the_text(chunk: int) -> None:
+    from referee.record import iter_lines
+
+    rng = random.Random(chunk)
+    alphabet = ["a", "b", " ", "\n", "\r", "\r\n", "\u2028", "\x0c", "é"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        assert list(iter_lines(text, chunk)) == _lines_by_definition(text), repr(text)
+
+
+def test_a_resource_file_changed_between_games_is_read_again(tmp_path: Path) -> None:
+    from referee.game import SetupContext
+    from referee.resources import DEFAULT_POLICY
+
+    board = tmp_path / "board.toml"
+    board.write_text("first", encoding="utf-8")
+    context = SetupContext({}, tmp_path, DEFAULT_POLICY)
+    read = lambda: context.read_resource("board.toml", {}, RecordCode.UNREADABLE, "board", "Board")[0]  # noqa: E731
+    assert read() == "first"
+    board.write_text("second, longer", encoding="utf-8")
+    assert read() == "second, longer"
+    board.unlink()
+    board.mkdir()  # no longer a regular file: refused, not served from memory
+    with pytest.raises(RefereeError):
+        read()
+
+
+def test_the_grammar_cache_lives_only_in_a_folder_of_the_users_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from referee.cachedir import cache_dir, grammar_cache
+
+    monkeypatch.setenv("REFEREE_CACHE_DIR", "")
+    assert cache_dir() is None and grammar_cache(Path("x.lark"), ["start"]) is False
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(shared))
+    assert cache_dir() is None  # others could put a pickle there
+    own = tmp_path / "own" / "referee"
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(own))
+    assert cache_dir() == own and own.stat().st_mode & 0o077 == 0
+    a, b = grammar_cache(Path("g.lark"), ["start"]), grammar_cache(Path("g.lark"), ["start", "action"])
+    assert isinstance(a, str) and isinstance(b, str) and a != b and Path(a).parent == own
+
+
+def test_a_parser_loaded_from_the_grammar_cache_reads_as_a_fresh_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path))
+    text = (Path(__file__).parent.parent / "records" / "saint-petersburg").rglob("*.rec")
+    sample = next(iter(sorted(text))).read_text(encoding="utf-8")
+    lines = [line for record in split_games(sample) for _, line in record.body][:400]
+    assert len(lines) > 20
+    readings = []
+    for _ in range(2):  # the first build writes the tables, the second loads them
+        parser = SaintPetersburg.make_parser()
+        readings.append([_reading(parser, line) for line in lines])
+    assert list(tmp_path.glob("lark-*.pickle")), "the tables were not stored"
+    assert readings[0] == readings[1]
+
+
+def _reading(parser: object, line: str) -> object:
+    try:
+        return parser.parse(line)  # type: ignore[attr-defined]
+    except RefereeError as error:
+        return (error.code, error.column, error.message)

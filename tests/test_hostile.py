@@ -418,7 +418,8 @@ AUDIT_SCRIPT = textwrap.dedent(
 
 def test_a_record_opens_nothing_outside_its_folder(tmp_path: Path) -> None:
     """2. Audit every open() of a `referee check` run (sys.addaudithook in the child): only the named record
-    folder, the referee's own package and the Python installation are opened, whatever the records name."""
+    folder, the referee's own package, its cache folder and the Python installation are opened, whatever the
+    records name."""
     rec, outside = _paths_setup(tmp_path)
     bait = [outside, tmp_path / "secret.toml"]
     (tmp_path / "secret.toml").write_bytes(build_corpus.OUTSIDE_TOML)
@@ -436,11 +437,13 @@ def test_a_record_opens_nothing_outside_its_folder(tmp_path: Path) -> None:
     opened = json.loads(log.read_text()) if log.exists() else []
     assert log.exists(), result.describe()
     import referee
+    from referee.cachedir import cache_dir
 
     allowed_roots = [
         Path(referee.__file__).resolve().parent,
         ROOT / "grammar",
         rec.resolve(),
+        *([cache_dir().resolve()] if cache_dir() is not None else []),  # the user's own grammar-table cache
         *{Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)},
     ]
     outside_opens = []
