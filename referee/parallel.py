@@ -25,7 +25,8 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 BIG_FILE = 4 * 1024 * 1024  # bytes: a file this large is cut into slices of games
-GAMES_PER_SLICE = 200
+GAMES_PER_SLICE = 200  # at most this many games a slice
+SLICE_CHARS = 256 * 1024  # and about this much record text: a window of slices in flight stays a few MB
 
 
 @dataclass(frozen=True)
@@ -59,12 +60,14 @@ def units(sources: Iterable[RecordSource], referee: Referee) -> Iterator[Unit]:
             yield source
             continue
         batch: list[GameRecord] = []
+        chars = 0
         try:
             for record in iter_games(lines, source.display):
                 batch.append(record)
-                if len(batch) >= GAMES_PER_SLICE:
+                chars += sum(len(text) for _, text in record.body if isinstance(text, str))
+                if len(batch) >= GAMES_PER_SLICE or chars >= SLICE_CHARS:
                     yield Slice(source, tuple(batch))
-                    batch = []
+                    batch, chars = [], 0
         except ReadRefused as refused:
             if batch:
                 yield Slice(source, tuple(batch))
@@ -125,9 +128,13 @@ def in_order(
 
 def judge_parallel(sources: Iterable[RecordSource], referee: Referee, jobs: int) -> Iterator[GameReport]:
     """Every game of ``sources`` judged on ``jobs`` processes, reported in input order as soon as it is ready."""
+    if jobs <= 1:  # one process: every file read and judged a game at a time, nothing cut into slices
+        for source in sources:
+            yield from referee.judge_source(source)
+        return
     work = units(sources, referee)
     first = list(itertools.islice(work, 2))
-    if jobs <= 1 or len(first) < 2:  # one unit: no process is worth starting
+    if len(first) < 2:  # one unit: no process is worth starting
         for unit in itertools.chain(first, work):
             yield from judge_unit(referee, unit)
         return

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -97,6 +98,15 @@ def _unescape(quoted: str) -> str:
 
 
 CACHED_LINE = 256  # characters: longer lines (and tags) are parsed each time, never kept in a cache
+
+
+def remember(cache: dict[Any, Any], key: Any, value: Any, limit: int) -> None:
+    """Put ``key`` in a bounded cache: when it is full, the oldest quarter goes (a file's lines repeat near each
+    other; clearing it all would throw away what the next game reads again)."""
+    if len(cache) >= limit:
+        for old in list(itertools.islice(cache, max(1, limit // 4))):
+            del cache[old]
+    cache[key] = value
 
 
 def _read_tag(text: str) -> tuple[str, str, int] | int:
@@ -523,7 +533,7 @@ class LineParser:
     ``terminal_words`` turns Lark terminal names into words a player understands for "expected ..." messages.
     """
 
-    CACHE_LIMIT = 100_000
+    CACHE_LIMIT = 16_384  # entries of each cache: a few MB, so memory stays near that of a small file
 
     def __init__(
         self,
@@ -574,9 +584,7 @@ class LineParser:
             return cached
         result = self._read(text)
         if len(text) <= CACHED_LINE:  # the cache holds at most CACHE_LIMIT short lines: bounded memory
-            if len(self._cache) >= self.CACHE_LIMIT:
-                self._cache.clear()
-            self._cache[text] = result if result is not None else BLANK_STATEMENT
+            remember(self._cache, text, result if result is not None else BLANK_STATEMENT, self.CACHE_LIMIT)
         if isinstance(result, RefereeError):
             raise MalformedStatement(result.kind, result.message, result.column)
         return result
@@ -621,9 +629,7 @@ class LineParser:
             else:
                 placed = shift_columns(found, column - 1)
             if len(text) <= CACHED_LINE:  # at most CACHE_LIMIT short items: bounded memory
-                if len(self._placed) >= self.CACHE_LIMIT:
-                    self._placed.clear()
-                self._placed[key] = placed
+                remember(self._placed, key, placed, self.CACHE_LIMIT)
         return placed
 
     def _piece(self, rule: str, text: str, offset: int) -> object:
@@ -636,9 +642,7 @@ class LineParser:
 
     def _remember(self, key: tuple[str, str, int], piece: object) -> None:
         if len(key[1]) <= CACHED_LINE:  # at most CACHE_LIMIT short pieces: bounded memory
-            if len(self._piece_cache) >= self.CACHE_LIMIT:
-                self._piece_cache.clear()
-            self._piece_cache[key] = piece
+            remember(self._piece_cache, key, piece, self.CACHE_LIMIT)
 
     def _unplaced_piece(self, rule: str, text: str) -> object:
         key = (rule, text, 0)

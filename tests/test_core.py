@@ -367,3 +367,13 @@ def _reading(parser: object, line: str) -> object:
         return parser.parse(line)  # type: ignore[attr-defined]
     except RefereeError as error:
         return (error.code, error.column, error.message)
+
+
+def test_a_full_cache_drops_its_oldest_quarter() -> None:
+    from referee.record import remember
+
+    cache: dict[int, int] = {}
+    for key in range(8):
+        remember(cache, key, key * 10, 8)
+    remember(cache, 8, 80, 8)
+    assert list(cache) == [2, 3, 4, 5, 6, 7, 8] and cache[8] == 80

@@ -39,6 +39,12 @@ def test_a_big_file_is_cut_into_slices_of_games(tmp_path: Path, monkeypatch: pyt
     referee = Referee()
     units = list(parallel.units(find_records([big]), referee))
     assert [len(unit.games) for unit in units] == [5, 5, 2]
+    monkeypatch.setattr(parallel, "SLICE_CHARS", 10_000)  # a slice also ends after about this much record text
+    sized = list(parallel.units(find_records([big]), referee))
+    assert len(sized) > 3 and sum(len(unit.games) for unit in sized) == 12
+    for unit in sized:
+        text = sum(len(line) for game in unit.games[:-1] for _, line in game.body)
+        assert text < 10_000
     one = [r.as_dict() for r in parallel.judge_parallel(find_records([big]), referee, 1)]
     two = [r.as_dict() for r in parallel.judge_parallel(find_records([big]), referee, 2)]
     assert two == one and [row["index"] for row in one] == list(range(1, 13))
