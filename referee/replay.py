@@ -377,7 +377,7 @@ class Referee:
         for number, text in record.body:
             if before is not None and not before(number, text if isinstance(text, str) else ""):
                 return
-            if text.__class__ is BadLine:
+            if isinstance(text, BadLine):
                 if not result_checked and terminal:
                     self._check_result_tag(record, state, number)
                 raise malformed(text.kind, text.reason, text.column).at(number)
