@@ -206,7 +206,8 @@ def test_every_corpus_line_reads_as_lark_reads_it(game: str) -> None:
     lines = list(corpus_lines(game))
     assert len(lines) > 1000
     read = assert_same(game, lines)
-    assert read > len(lines) // 3  # the reader reads most action lines itself
+    # the reader reads most action lines itself (a Saint Petersburg record has more deal and score lines)
+    assert read > len(lines) // (2 if game == "san-juan" else 3)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
