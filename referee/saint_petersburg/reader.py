@@ -14,8 +14,6 @@ agree on every corpus line and on a fuzzed corpus.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from referee.errors import RefereeError
 from referee.record import NOT_AN_ACTION, LineParser, NameRef, StateLexer, number
 from referee.saint_petersburg.notation import Buy, Observe, Pass, Play, Pub, Take, _deck
@@ -28,14 +26,17 @@ class _NotSure(Exception):
     """The text is left to the grammar."""
 
 
-@dataclass(frozen=True)
 class CardStates:
     """The lexers of one card's states: before its first word and after a word (``runs``: the state after a second
-    word is the one after the first, so a card's words are lexed as one run)."""
+    word is the one after the first, so a card's words are lexed as one run). A plain class: the reader is built
+    inside the timed check, and a dataclass costs a millisecond to create."""
 
-    first: StateLexer
-    in_card: StateLexer
-    runs: bool
+    __slots__ = ("first", "in_card", "runs")
+
+    def __init__(self, first: StateLexer, in_card: StateLexer, runs: bool) -> None:
+        self.first = first
+        self.in_card = in_card
+        self.runs = runs
 
     @classmethod
     def probe(cls, parser: LineParser, prefix: str) -> CardStates:
@@ -45,13 +46,15 @@ class CardStates:
         return cls(parser.lexer_after("action", prefix), in_card, runs)
 
 
-@dataclass(frozen=True)
 class Tail:
     """``[over CARD] [for N]`` after a card that may be an upgrade: the lexers of its states."""
 
-    over: CardStates  # the displaced card
-    price: StateLexer  # the number after ``for``
-    end: StateLexer  # after the number
+    __slots__ = ("end", "over", "price")
+
+    def __init__(self, over: CardStates, price: StateLexer, end: StateLexer) -> None:
+        self.over = over  # the displaced card
+        self.price = price  # the number after ``for``
+        self.end = end  # after the number
 
     @classmethod
     def probe(cls, parser: LineParser, prefix: str) -> Tail:
