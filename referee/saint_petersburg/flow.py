@@ -13,7 +13,7 @@ from referee.saint_petersburg.codes import SPCode
 from referee.saint_petersburg.notation import Action, Actor, Deal, Pass, PhaseHeader, Pub, RoundMark, Tokens
 from referee.saint_petersburg.position import ACTING, BETWEEN, DEALING, OVER, SETUP
 from referee.saint_petersburg.scoring import ScoringRules
-from referee.turns import left_of, next_seat
+from referee.turns import left_of
 
 # How many start tokens each player holds, by player count (in any seat order).
 TOKEN_SPREAD: dict[int, tuple[int, ...]] = {2: (2, 2), 3: (1, 1, 2), 4: (1, 1, 1, 1)}
@@ -106,8 +106,9 @@ class TurnFlow(Actions, ScoringRules):
             raise self.fail(SPCode.MISPLACED_DEAL, "'deal:' stands only right after a phase header", st.column)
         deck = DECKS[self.phase_index]
         cards = self._dealt_cards(st, deck)
+        left = self.decks[deck]
         for card in cards:
-            self.decks[deck][card.name] -= 1
+            left[card.name] -= 1
         self.deck_size[deck] -= len(cards)
         self.upper.extend(cards)
         if cards and self.deck_size[deck] == 0:
@@ -122,18 +123,19 @@ class TurnFlow(Actions, ScoringRules):
             why = f"{self.due} card(s) are due" + (f" ({left} left in the {deck} deck)" if left < 8 else "")
             column = st.cards[self.due].column if self.due < len(st.cards) else st.column  # the first card too many
             raise self.fail(SPCode.DEAL_COUNT, f"{why}, the deal draws {len(st.cards)}", column)
-        taken: Counter[str] = Counter()
+        table, in_deck = self.cards, self.decks[deck]
+        taken: dict[str, int] = {}
         cards: list[Card] = []
         for ref in st.cards:
-            card = self.cards[ref.name]
+            card = table[ref.name]
             if card.deck != deck:
                 raise self.fail(
                     SPCode.DEAL_WRONG_DECK,
                     f"{card.name} belongs to the {card.deck} deck; the {self.phase} phase deals from the {deck} deck",
                     ref.column,
                 )
-            taken[card.name] += 1
-            if taken[card.name] > self.decks[deck][card.name]:
+            count = taken[card.name] = taken.get(card.name, 0) + 1
+            if count > in_deck[card.name]:
                 raise self.fail(
                     SPCode.DEAL_EXHAUSTED,
                     f"the {deck} deck holds no more {card.name} ({card.copies} in the game)",
@@ -184,8 +186,9 @@ class TurnFlow(Actions, ScoringRules):
         n = len(self.players)
         self.deal_allowed = False
         self.passes = self.passes + 1 if passed else 0
-        self.to_act = next_seat(self.to_act, n)
-        if self.passes >= n or (self.first_phase_ends_when_empty() and not self.upper and not self.lower):
+        self.to_act = left_of(self.to_act, n)  # the next player clockwise: no seat is ever left out
+        # the display is seldom empty: look at it before asking whether the phase ends so
+        if self.passes >= n or (not self.upper and not self.lower and self.first_phase_ends_when_empty()):
             self._end_phase()
 
     # ------------------------------------------------------------------------------------ end of phase, round

@@ -7,7 +7,7 @@ its value beside a ``*_column`` field — so the rules point at the part they re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar, cast
@@ -394,6 +394,12 @@ SYNTAX_EXAMPLES = (
 )
 
 
+def _action_reader(parser: LineParser) -> Callable[[str, int], object | None]:
+    from referee.saint_petersburg.reader import ActionReader  # the reader builds on this module's statements
+
+    return ActionReader(parser)
+
+
 PIECES = Pieces(
     lists={
         "deal": ("card", lambda column, items: Deal(tuple(items), column)),
@@ -404,6 +410,8 @@ PIECES = Pieces(
     },
     actor=("action", lambda player, action: Actor(player, cast(Action, action))),
     keywords=frozenset({"tokens", "deal", "score", "final", "win"}),
+    reader=_action_reader,
+    items=frozenset({"card"}),
 )
 
 
