@@ -1,7 +1,7 @@
 """The referee benchmark: one command, every registered game, python-chess as the yardstick.
 
     python -m bench [--actions 50000] [--games ID,ID] [--repeats 3] [--memory-games 100,10000]
-                    [--markdown FILE] [--json FILE]
+                    [--scale-files-games 10] [--no-scale] [--markdown FILE] [--json FILE]
 
 In one run, for every game registered in ``referee.registry.GAMES`` (or those named with ``--games``):
 
@@ -12,6 +12,11 @@ In one run, for every game registered in ``referee.registry.GAMES`` (or those na
    whole process is timed from outside and the median startup (``python -c "import referee.cli"``) subtracted;
 3. the peak memory (the kernel's ru_maxrss of the child) of ``referee check FILE --format jsonl`` on a file of each
    size in ``--memory-games``: the corpus's distinct games repeated in order up to that many games;
+
+4. the scale part (unless ``--no-scale``): every corpus split into files of ``--scale-files-games`` games in one
+   folder, ``referee check --format jsonl`` on it with ``--jobs 1``, ``--jobs N`` (N: the cores this process may
+   use) and, if Dask distributed is installed, ``--dask`` on a local cluster of N worker processes: wall times, the
+   speed-up of N jobs, and whether every output is byte for byte the first ``--jobs 1`` output;
 
 and, for python-chess, a seeded corpus of random legal games (random legal moves until the game is over or
 ``--chess-ply-cap`` plies) written as PGN, read back with ``chess.pgn.read_game`` and replayed onto a board with
@@ -25,7 +30,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import hashlib
 import json
+import logging
 import os
 import platform
 import shlex
@@ -35,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -323,6 +331,159 @@ def measure_memory(run: GameRun, args: argparse.Namespace, work: Path, startup: 
     return memory
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Scale: many files on every core, and on a Dask cluster
+
+SCALE_TARGET = 1.7  # the --jobs speed-up the project asks for on the 2-core machine
+DASK_HINT = "pip install 'referee[dask]'"
+
+
+def write_scale_folder(corpora: dict[str, list[str]], games_per_file: int, folder: Path) -> dict[str, int]:
+    """A folder of many small record files: each game's corpus cut, in order, into files of ``games_per_file`` games
+    (``GAME-NNNN.rec``), the shape of a collection of records that ``--jobs`` spreads over the cores file by file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files = games = size = 0
+    for game_id, texts in corpora.items():
+        for number, start in enumerate(range(0, len(texts), games_per_file), 1):
+            chunk = texts[start : start + games_per_file]
+            path = folder / f"{game_id}-{number:04d}.rec"
+            path.write_text("\n".join(chunk), encoding="utf-8")
+            files += 1
+            games += len(chunk)
+            size += path.stat().st_size
+    return {"files": files, "games": games, "bytes": size, "games_per_file": games_per_file}
+
+
+def _first_difference(expected: str, got: str) -> str:
+    """Where two outputs part (for a note): the first differing line, or which one is longer."""
+    for number, (left, right) in enumerate(zip(expected.splitlines(), got.splitlines(), strict=False), 1):
+        if left != right:
+            return f"line {number} differs"
+    return f"{len(got.splitlines())} lines instead of {len(expected.splitlines())}"
+
+
+class _Comparison:
+    """Outputs of one kind of run compared byte for byte with the reference (the first ``--jobs 1`` output)."""
+
+    def __init__(self, label: str, notes: list[str]) -> None:
+        self.label, self.notes = label, notes
+        self.samples = Samples()
+        self.identical = True
+
+    def add(self, child: Child, reference: str) -> None:
+        self.samples.add(child)
+        if child.returncode not in (0, 1):  # 1: some game is not valid; anything else: the command failed
+            tail = " ".join(child.stderr.strip().splitlines()[-3:])
+            self.notes.append(f"{self.label} exited {child.returncode}: {tail}")
+        if child.stdout != reference:
+            self.identical = False
+            self.notes.append(
+                f"{self.label}: output differs from --jobs 1 ({_first_difference(reference, child.stdout)})"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        return self.samples.as_dict() | {"identical": self.identical}
+
+
+def _start_dask(workers: int) -> Any:
+    """A local Dask cluster of ``workers`` single-threaded worker processes, or None if distributed is missing."""
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        return None
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+        env={"PYTHONHASHSEED": "0"},  # as every measured process (run_child)
+    )
+
+
+def measure_scale(
+    folder: Path,
+    layout: dict[str, int],
+    jobs: int,
+    repeats: int,
+    say: Callable[[str], None],
+    *,
+    dask: bool = True,
+) -> dict[str, Any]:
+    """``referee check --format jsonl FOLDER`` with ``--jobs 1``, ``--jobs N`` and ``--dask`` (a local cluster of
+    ``jobs`` workers), ``repeats`` fresh processes each, interleaved: the wall times, the speed-up of N jobs, and
+    whether every output is byte for byte the first ``--jobs 1`` output (the promise of ``--jobs`` and ``--dask``)."""
+    base = [*referee_cli(), "check", "--format", "jsonl"]
+    target = str(folder.resolve())  # the reports name files as given: one spelling for every run
+    notes: list[str] = []
+    one, many = _Comparison("--jobs 1", notes), _Comparison(f"--jobs {jobs}", notes)
+    on_dask = _Comparison("--dask", notes)
+    if jobs > 1 and layout["files"] < 2 * jobs:
+        notes.append(f"only {_count(layout['files'], 'file')}: too few for {jobs} jobs to keep every core busy")
+    cluster = _start_dask(jobs) if dask else None
+    reference: str | None = None
+    lines = 0
+    try:
+        for repeat in range(1, repeats + 1):
+            label = f"run {repeat}/{repeats}"
+            child = run_child([*base, "--jobs", "1", target], keep_stdout=True)
+            if reference is None:
+                reference = child.stdout
+                lines = len(reference.splitlines())
+                if lines != layout["games"]:
+                    notes.append(f"--jobs 1 reported {lines} games of the folder's {layout['games']}")
+            one.add(child, reference)
+            message = f"scale {label}: --jobs 1 {child.wall:.2f} s"
+            if jobs > 1:
+                child = run_child([*base, "--jobs", str(jobs), target], keep_stdout=True)
+                many.add(child, reference)
+                message += f", --jobs {jobs} {child.wall:.2f} s"
+            if cluster is not None:
+                child = run_child([*base, "--dask", cluster.scheduler_address, target], keep_stdout=True)
+                on_dask.add(child, reference)
+                message += f", --dask {child.wall:.2f} s"
+            say(message)
+    finally:
+        if cluster is not None:
+            cluster.close()
+    speedup = one.samples.wall / many.samples.wall if many.samples.walls else None
+    if dask and cluster is None:
+        dask_result: dict[str, Any] = {"measured": False, "reason": f"not measured: {DASK_HINT}"}
+    elif cluster is None:
+        dask_result = {"measured": False, "reason": "not measured"}
+    else:
+        dask_result = {"measured": True, "workers": jobs} | on_dask.as_dict()
+    return {
+        "folder": layout,
+        "jobs": jobs,
+        "output_lines": lines,
+        "output_sha256": hashlib.sha256((reference or "").encode()).hexdigest(),
+        "jobs_1": one.as_dict(),
+        "jobs_n": many.as_dict() if many.samples.walls else None,
+        "speedup": speedup,
+        "target": SCALE_TARGET,
+        "meets_target": None if speedup is None else speedup >= SCALE_TARGET,
+        "identical": one.identical and many.identical,
+        "dask": dask_result,
+        "notes": notes,
+    }
+
+
+def run_scale(runs: list[GameRun], args: argparse.Namespace, work: Path, say: Progress) -> dict[str, Any]:
+    """The scale part of the benchmark on every measured game's corpus."""
+    from referee.parallel import default_jobs
+
+    corpora = {run.game: _split_lengths(run.rec.read_text(encoding="utf-8"), run.corpus["lengths"]) for run in runs}
+    folder = work / "scale"
+    layout = write_scale_folder(corpora, args.scale_files_games, folder)
+    jobs = default_jobs()
+    say(
+        f"scale: {_count(layout['files'], 'file')} of ≤ {args.scale_files_games} games ({layout['games']:,} games,"
+        f" {layout['bytes'] / 1e6:,.1f} MB); --jobs 1 and --jobs {jobs}"
+    )
+    return measure_scale(folder, layout, jobs, args.repeats, say)
+
+
 def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Progress) -> dict[str, Any]:
     """Corpora first; then the repeats, interleaved (startup, python-chess, each game) so that slow drifts in the
     machine's load touch every number alike; then the memory runs."""
@@ -380,7 +541,13 @@ def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Prog
         result["memory"] = measure_memory(run, args, work, base, say)
         result["notes"] = sorted(set(run.notes))
         games.append(result)
-    return {"startup": {name: s.as_dict() for name, s in startup.items()}, "chess": chess, "games": games}
+    scale = None if args.no_scale else run_scale(runs, args, work, say)
+    return {
+        "startup": {name: s.as_dict() for name, s in startup.items()},
+        "chess": chess,
+        "games": games,
+        "scale": scale,
+    }
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -470,6 +637,44 @@ def _ratio(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}×"
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")
+
+
+def _seconds(samples: dict[str, Any] | None) -> str:
+    return "–" if not samples else f"{samples['median_wall_s']:,.2f} s"
+
+
+def scale_markdown(scale: dict[str, Any]) -> list[str]:
+    """The scale table: one folder of many files, one job against every core, and on a Dask cluster."""
+    folder, jobs, dask = scale["folder"], scale["jobs"], scale["dask"]
+    runs = len(scale["jobs_1"]["wall_s"])
+    if scale["jobs_n"] is None:
+        many, speedup, ok = "–", "–", f"cannot be measured ({jobs} core)"
+    else:
+        many, speedup = _seconds(scale["jobs_n"]), _ratio(scale["speedup"])
+        ok = "yes" if scale["meets_target"] else "no"
+    if dask["measured"]:
+        dask_wall, dask_same = _seconds(dask), "yes" if dask["identical"] else "no"
+    else:
+        dask_wall, dask_same = dask["reason"], "–"
+    return [
+        f"Scale: `referee check --format jsonl FOLDER` on one folder of every corpus cut into files of"
+        f" {folder['games_per_file']} games: whole-process wall time, median of {runs} run(s) each, interleaved;"
+        f" speed-up = `--jobs 1` ÷ `--jobs {jobs}` ({jobs}: the cores this process may use); identical: every"
+        f" output byte for byte the first `--jobs 1` output. `--dask`: a local cluster of {jobs} single-threaded"
+        " worker processes, started before the first run and kept for every run (the first run includes the"
+        " workers' imports):",
+        "",
+        f"| folder | `--jobs 1` | `--jobs {jobs}` | speed-up | ≥ {scale['target']}× | identical |"
+        f" `--dask` ({jobs} workers) | `--dask` identical |",
+        "| --- | ---: | ---: | ---: | :---: | :---: | ---: | :---: |",
+        f"| {_count(folder['files'], 'file')}, {_count(folder['games'], 'game')}, {folder['bytes'] / 1e6:,.1f} MB |"
+        f" {_seconds(scale['jobs_1'])} | {many} | {speedup} | {ok} | {'yes' if scale['identical'] else 'no'} |"
+        f" {dask_wall} | {dask_same} |",
+    ]
+
+
 def markdown(report: dict[str, Any]) -> str:
     m = report["machine"]
     chess = report["chess"]
@@ -540,6 +745,8 @@ def markdown(report: dict[str, Any]) -> str:
                 ratio = rss[-1] / rss[0]
                 ratio_text, ok = f"{ratio:.2f}×", "yes" if rss[-1] < 150 and ratio <= 1.5 else "no"
             out.append(f"| {g['game']} | {cells} | {ratio_text} | {ok} |")
+    if report.get("scale"):
+        out += ["", *scale_markdown(report["scale"])]
     out += [
         "",
         "Startup (whole process, median):",
@@ -549,13 +756,14 @@ def markdown(report: dict[str, Any]) -> str:
     ]
     for name, s in report["startup"].items():
         shown = name if name.startswith("referee") else f'python -c "{name}"'
-        rss = max(s["maxrss_mib"]) if s["maxrss_mib"] else None
+        peak = max(s["maxrss_mib"]) if s["maxrss_mib"] else None
         cpu = s["median_cpu_s"]
         out.append(
             f"| `{shown}` | {s['median_wall_s'] * 1000:,.0f} ms | {'–' if cpu is None else f'{cpu * 1000:,.0f} ms'} |"
-            f" {_mib(rss)} MiB |"
+            f" {_mib(peak)} MiB |"
         )
     notes = [f"- {g['game']}: {note}" for g in report["games"] for note in g["notes"]]
+    notes += [f"- scale: {note}" for note in (report.get("scale") or {}).get("notes", [])]
     if notes:
         out += ["", "Notes:", "", *notes]
     return "\n".join(out) + "\n"
@@ -593,6 +801,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--chess-plies", type=_positive, help="plies in the python-chess corpus (default: --actions)")
     parser.add_argument("--chess-ply-cap", type=_positive, default=200, help="longest random chess game (default 200)")
+    parser.add_argument(
+        "--scale-files-games",
+        type=_positive,
+        default=10,
+        metavar="N",
+        help="games a file in the scale folder (--jobs and --dask on many files; default 10)",
+    )
+    parser.add_argument("--no-scale", action="store_true", help="skip the scale part (--jobs speed-up, --dask)")
     parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the results table to FILE")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every number and sample to FILE as JSON")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated corpora in DIR")
@@ -687,6 +903,7 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "actions": args.actions,
         "memory_games": args.memory_games,
+        "scale_files_games": None if args.no_scale else args.scale_files_games,
         **measured,
         "elapsed_s": time.perf_counter() - say.start,
     }
