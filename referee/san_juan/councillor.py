@@ -35,8 +35,11 @@ class CouncillorPhase(Ledger):
         counts = self.council_counts(seat)
         drawn = len(action.draws)
         available = self.available()
-        allowed = sorted({min(c, available) for c in counts})
-        if drawn not in allowed:
+        for count in counts:  # is ``drawn`` one of the allowed counts (each capped by what remains)?
+            if drawn == (count if count < available else available):
+                break
+        else:
+            allowed = sorted({min(c, available) for c in counts})
             if self.library(seat).used and drawn == self.capped(self.council_library_draw()):
                 raise self.fail(
                     SJCode.LIBRARY_USED,
@@ -51,7 +54,7 @@ class CouncillorPhase(Ledger):
                 f"{player.name} draws {' or '.join(map(str, allowed))} card(s) as councillor here, not {drawn}",
                 action.column,
             )
-        uses_library = drawn > self.capped(counts[1] if len(counts) > 1 else counts[0])
+        uses_library = drawn > min(counts[1] if len(counts) > 1 else counts[0], available)  # self.capped(...)
         self._check_draws(action.draws)
         keep = self.keep_limit(seat)
         kept = len(action.keeps)

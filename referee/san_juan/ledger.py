@@ -68,6 +68,27 @@ def _add(counter: Counter, name: str, k: int) -> None:
         del counter[name]
 
 
+def add_counts(counter: Counter, added: dict[str, int]) -> None:
+    """``counter += Counter(added)`` without making a Counter: add, then drop every entry not above 0 (as
+    ``Counter.__iadd__`` does, so the keys stay in the same order)."""
+    for name, k in added.items():
+        counter[name] = counter.get(name, 0) + k
+    _keep_positive(counter)
+
+
+def subtract_counts(counter: Counter, taken: dict[str, int]) -> None:
+    """``counter -= Counter(taken)`` without making a Counter (as ``Counter.__isub__`` does)."""
+    for name, k in taken.items():
+        counter[name] = counter.get(name, 0) - k
+    _keep_positive(counter)
+
+
+def _keep_positive(counter: Counter) -> None:
+    dropped = [name for name, k in counter.items() if not k > 0]
+    for name in dropped:
+        del counter[name]
+
+
 class Ledger(SJBase):
     """Supply, discard pile, hands and the known places of every card: draws, discards and their checks."""
 
@@ -111,7 +132,7 @@ class Ledger(SJBase):
         supply, discard = self.supply, -1  # the discard pile's size, counted when the supply runs out
         reshuffled = False
         seen: dict[str, int] = {}
-        cards = self.cards
+        cards, located, unseen = self.cards, self.located, self.unseen_out
         for ref in refs:
             if supply == 0:
                 if discard < 0:
@@ -122,7 +143,8 @@ class Ledger(SJBase):
             if name == UNKNOWN:
                 continue
             count = seen[name] = seen.get(name, 0) + 1
-            base = self._out_of_supply(name, reshuffled)
+            # ``_out_of_supply``; before any reshuffle without the Counters' missing-key calls
+            base = self._out_of_supply(name, True) if reshuffled else located.get(name, 0) + unseen.get(name, 0)
             if base + count > cards[name].copies:
                 raise self._exhausted(ref)
 
@@ -168,6 +190,9 @@ class Ledger(SJBase):
         self.unseen_out.clear()  # some of them may be back in the supply now
 
     def _draw(self, count: int) -> None:
+        if self.supply >= count:  # no reshuffle on the way
+            self.supply -= count
+            return
         for _ in range(count):
             if self.supply == 0:
                 self._reshuffle()
