@@ -28,7 +28,7 @@ from referee.errors import IllegalStatement
 from referee.record import NameRef
 from referee.san_juan.base import PlayerState, SJBase
 from referee.san_juan.codes import SJCode
-from referee.san_juan.notation import UNKNOWN, is_unknown
+from referee.san_juan.notation import UNKNOWN
 
 
 @dataclass
@@ -65,7 +65,7 @@ def _add(counter: Counter, name: str, k: int) -> None:
     if value:
         counter[name] = value
     else:
-        del counter[name]
+        counter.pop(name, None)  # ``del counter[name]`` without Counter's Python-level __delitem__
 
 
 def add_counts(counter: Counter, added: dict[str, int]) -> None:
@@ -86,7 +86,7 @@ def subtract_counts(counter: Counter, taken: dict[str, int]) -> None:
 def _keep_positive(counter: Counter) -> None:
     dropped = [name for name, k in counter.items() if not k > 0]
     for name in dropped:
-        del counter[name]
+        counter.pop(name)
 
 
 class Ledger(SJBase):
@@ -205,24 +205,27 @@ class Ledger(SJBase):
             if self.supply == 0:
                 self._reshuffle()
             self.supply -= 1
-            if ref.name == UNKNOWN:
+            name = ref.name
+            if name == UNKNOWN:
                 player.hand_unknown += 1
-            else:
-                known[ref.name] += 1
-                located[ref.name] += 1
+            else:  # ``+= 1`` on the Counters, without their missing-key calls
+                known[name] = known.get(name, 0) + 1
+                located[name] = located.get(name, 0) + 1
 
     # -------------------------------------------------------------------------------------------- discarding
     def _to_discard(self, ref: NameRef, pending: bool = False) -> None:
         """A known-place card (still counted in ``located``) or a ``?`` goes to the discard pile."""
+        name = ref.name
         if pending:
-            if is_unknown(ref):
+            if name == UNKNOWN:
                 self.pending_unknown += 1
             else:
-                self.pending_known[ref.name] += 1
-        elif is_unknown(ref):
+                self.pending_known[name] += 1
+        elif name == UNKNOWN:
             self.discard_unknown += 1
         else:
-            self.discard_known[ref.name] += 1
+            known = self.discard_known
+            known[name] = known.get(name, 0) + 1
 
     def _discard_goods(self, count: int) -> None:
         """Goods are face-down cards: they go to the discard pile unknown."""
@@ -294,8 +297,12 @@ class Ledger(SJBase):
     def _remove(self, seat: int, plan: Removal) -> None:
         player = self.p[seat]
         known, pool, located = player.hand_known, player.hand_pool, self.located
-        for name, k in plan.from_known.items():
-            _add(known, name, -k)
+        for name, k in plan.from_known.items():  # _add(known, name, -k)
+            value = known.get(name, 0) - k
+            if value:
+                known[name] = value
+            else:
+                known.pop(name, None)
         for name, k in plan.from_pool.items():
             _add(pool, name, -k)
         forgotten, unknown = plan.forgotten, plan.unknown
@@ -319,7 +326,8 @@ class Ledger(SJBase):
         if not forgotten and pool:
             pool.clear()
         player.hand_forgotten, player.hand_unknown = forgotten, unknown
-        self._settle_hand(player)
+        if forgotten or pool:  # else ``_settle_hand`` finds nothing to settle
+            self._settle_hand(player)
 
     def _seen_again(self, name: str, k: int) -> None:
         """``k`` copies of ``name`` are in a known place again: any of them may have been counted unseen."""
@@ -390,18 +398,20 @@ class Ledger(SJBase):
         self._draw(count)
         for name, k in plan.unseen.items():  # named when drawn, then kept as '?' or discarded unseen
             self.unseen_out[name] += k
-        for name, k in plan.known.items():
-            player.hand_known[name] += k
-            located[name] += k
+        known = player.hand_known
+        for name, k in plan.known.items():  # ``+= k`` on the Counters, without their missing-key calls
+            known[name] = known.get(name, 0) + k
+            located[name] = located.get(name, 0) + k
         for name, k in plan.pool.items():
             player.hand_pool[name] += k
         player.hand_forgotten += plan.forgotten
         player.hand_unknown += plan.wild
-        self._settle_hand(player)
+        if player.hand_forgotten or player.hand_pool:  # else ``_settle_hand`` finds nothing to settle
+            self._settle_hand(player)
         known_pile = self.pending_known if pending else self.discard_known
         for name, k in plan.discard_known.items():
-            located[name] += k
-            known_pile[name] += k
+            located[name] = located.get(name, 0) + k
+            known_pile[name] = known_pile.get(name, 0) + k
         if pending:
             self.pending_unknown += plan.discard_unknown
         else:
