@@ -34,12 +34,13 @@ class CouncillorPhase(Ledger):
         player = self.p[seat]
         counts = self.council_counts(seat)
         drawn = len(action.draws)
-        available = self.available()
+        # what remains to draw; the supply alone when it covers every count (then no count is capped)
+        available = self.supply if self.supply >= max(counts) else self.available()
         for count in counts:  # is ``drawn`` one of the allowed counts (each capped by what remains)?
             if drawn == (count if count < available else available):
                 break
         else:
-            allowed = sorted({min(c, available) for c in counts})
+            allowed = sorted({min(c, self.available()) for c in counts})
             if self.library(seat).used and drawn == self.capped(self.council_library_draw()):
                 raise self.fail(
                     SJCode.LIBRARY_USED,

@@ -358,9 +358,14 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
 
     def _check_hand_limits(self, column: int) -> None:
         """The first role choice of a round waits for every hand-limit discard."""
+        o = self.options
+        lowest = min(o.hand_limit, o.tower_hand_limit)
         for seat, player in enumerate(self.p):
+            size = player.hand_size
+            if size <= lowest:  # within either limit: no need to ask for a Tower
+                continue
             limit = self.hand_limit(seat)
-            if player.hand_size > limit:
+            if size > limit:
                 raise self.fail(
                     SJCode.HAND_LIMIT,
                     f"{player.name} holds {player.hand_size} cards, over the "
@@ -381,7 +386,8 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
     def _end_phase(self) -> None:
         """The phase is over: the game ends after a builder phase that completes a city; the round after its last
         role (the roles return, the governor passes left)."""
-        self._flush_pending()
+        if self.pending_known or self.pending_unknown:
+            self._flush_pending()
         if self.role == "builder":
             for player in self.p:
                 player.fresh = None

@@ -102,6 +102,8 @@ class Ledger(SJBase):
 
     def capped(self, wanted: int, extra: int = 0) -> int:
         """Cards a draw of ``wanted`` really yields: fewer when supply and discard pile run out ([D11])."""
+        if self.supply + extra >= wanted:  # the supply alone yields it: no need to count the discard pile
+            return wanted
         return min(wanted, self.available() + extra)
 
     def _check_count(self, due: int, wanted: int, written: int, column: int, why: str | Callable[[], str]) -> None:

@@ -43,8 +43,7 @@ class ProducerPhase(OwedDraws):
                     f"{player.name} has {have} {ref.name}(s), {max(empty, 0)} of them empty",
                     ref.column,
                 )
-        available = self.available()
-        if count > available:
+        if count > self.supply and count > (available := self.available()):  # the supply alone may cover it
             raise self.fail(
                 SJCode.SUPPLY_EMPTY,
                 f"only {available} card(s) remain in supply and discard pile; {count} good(s) cannot be made",

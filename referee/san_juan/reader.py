@@ -31,6 +31,7 @@ from referee.san_juan.notation import (
 )
 
 END = "$END"
+_WS = " \t\f\r\n"  # the grammar's white space (WS), as ``LineParser`` strips it
 
 
 class _NotSure(Exception):
@@ -109,7 +110,7 @@ class ActionReader:
         token = lexer(text, pos)
         if token is not None:
             return token
-        if lexer.ends and not text[pos:].strip(" \t\f\r\n"):
+        if lexer.ends and not text[pos:].strip(_WS):
             return END, len(text), len(text)
         raise _NotSure
 
@@ -132,7 +133,7 @@ class ActionReader:
         if states.runs:  # the card's further words and the token after them, in one match
             last, after, after_start, after_end = states.in_card.after_run(text, end, "WORD")
             if after is None:
-                if not states.in_card.ends or text[last:].strip(" \t\f\r\n"):
+                if not states.in_card.ends or text[last:].strip(_WS):
                     raise _NotSure
                 after, after_start, after_end = END, len(text), len(text)
             return self._item("card", text, start, last, shift), after, after_start, after_end
@@ -144,15 +145,51 @@ class ActionReader:
             last = after_end
 
     def _cards(self, text: str, pos: int, shift: int, states: Cards) -> tuple[tuple[NameRef, ...], str, int, int]:
-        """A comma-separated list of cards from ``pos``, and the token after it."""
-        card, kind, start, end = self._card(text, pos, shift, states.first, states)
-        cards = [card]
-        while kind == "COMMA":
+        """A comma-separated list of cards from ``pos``, and the token after it.
+
+        ``_card`` in a loop, written out: a list is most of what the reader reads (``draws A, B, C, D, E``)."""
+        if not states.runs:  # a grammar whose card words are not one run: card by card
+            card, kind, start, end = self._card(text, pos, shift, states.first, states)
+            cards = [card]
+            while kind == "COMMA":
+                if states.after_comma is None:
+                    raise _NotSure
+                card, kind, start, end = self._card(text, end, shift, states.after_comma, states)
+                cards.append(card)
+            return tuple(cards), kind, start, end
+        item, in_card, after_unknown = self.parser.item, states.in_card, states.after_unknown
+        lexer = states.first
+        cards = []
+        while True:
+            token = lexer(text, pos)
+            if token is None:  # no token of the state, or the end where a card is due: Lark's error
+                raise _NotSure
+            kind, start, end = token
+            if kind == "WORD":  # the card's further words and the token after them, in one match
+                last, after, after_start, after_end = in_card.after_run(text, end, "WORD")
+                if after is None:
+                    if not in_card.ends or text[last:].strip(_WS):
+                        raise _NotSure
+                    after, after_start, after_end = END, len(text), len(text)
+                try:
+                    card = item("card", text[start:last], start + 1 + shift)
+                except ValueError:
+                    raise _NotSure from None
+            elif kind == "UNKNOWN" and after_unknown is not None:
+                try:
+                    card = item("unknown", text[start:end], start + 1 + shift)
+                except ValueError:
+                    raise _NotSure from None
+                after, after_start, after_end = self._token(after_unknown, text, end)
+            else:
+                raise _NotSure
+            assert isinstance(card, NameRef)
+            cards.append(card)
+            if after != "COMMA":
+                return tuple(cards), after, after_start, after_end
             if states.after_comma is None:
                 raise _NotSure
-            card, kind, start, end = self._card(text, end, shift, states.after_comma, states)
-            cards.append(card)
-        return tuple(cards), kind, start, end
+            lexer, pos = states.after_comma, after_end
 
     def _to_end(self, text: str, pos: int, shift: int, states: Cards) -> tuple[NameRef, ...]:
         """A card list that ends the text."""
