@@ -78,8 +78,7 @@ class BuilderPhase(OwedDraws):
             self.library_used.add(seat)
         # --- commit
         self._remove(seat, plan)
-        for ref in action.paying:
-            self._to_discard(ref)
+        self._to_discard_all(action.paying)
         if goods:
             for good, k in goods.items():
                 player.goods[good] -= k

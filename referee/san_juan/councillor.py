@@ -97,6 +97,5 @@ class CouncillorPhase(Ledger):
             )
         plan = self._plan_removal(seat, action.cards, "the Archive discard")
         self._remove(seat, plan)
-        for ref in action.cards:
-            self._to_discard(ref, self.options.council_discards_at_phase_end)
+        self._to_discard_all(action.cards, self.options.council_discards_at_phase_end)
         self.archive_due = None

@@ -313,8 +313,7 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
             )
         plan = self._plan_removal(seat, action.cards, "the discard")
         self._remove(seat, plan)
-        for ref in action.cards:
-            self._to_discard(ref)
+        self._to_discard_all(action.cards)
         player.discarded_this_round = True
 
     # ------------------------------------------------------------------------------------------ role choice

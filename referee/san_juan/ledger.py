@@ -31,7 +31,7 @@ from referee.san_juan.codes import SJCode
 from referee.san_juan.notation import UNKNOWN
 
 
-@dataclass
+@dataclass(slots=True)
 class Removal:
     """Cards leaving a hand (checked, not yet applied): the named cards taken from its known part and from its pool,
     its forgotten and unknown counts after the named cards left, the named cards that left its uncertain part (now in a
@@ -46,7 +46,7 @@ class Removal:
     blanks: int
 
 
-@dataclass
+@dataclass(slots=True)
 class KeepPlan:
     """Where drawn cards go when some are kept: known, some of a pool, or of unknown identity; the rest discarded."""
 
@@ -228,6 +228,20 @@ class Ledger(SJBase):
         else:
             known = self.discard_known
             known[name] = known.get(name, 0) + 1
+
+    def _to_discard_all(self, refs: tuple[NameRef, ...], pending: bool = False) -> None:
+        """``_to_discard`` for each card of a payment or a discard, in one call."""
+        if pending:
+            for ref in refs:
+                self._to_discard(ref, True)
+            return
+        known = self.discard_known
+        for ref in refs:
+            name = ref.name
+            if name == UNKNOWN:
+                self.discard_unknown += 1
+            else:
+                known[name] = known.get(name, 0) + 1
 
     def _discard_goods(self, count: int) -> None:
         """Goods are face-down cards: they go to the discard pile unknown."""
