@@ -145,21 +145,15 @@ class ActionReader:
             last = after_end
 
     def _cards(self, text: str, pos: int, shift: int, states: Cards) -> tuple[tuple[NameRef, ...], str, int, int]:
-        """A comma-separated list of cards from ``pos``, and the token after it.
+        """A comma-separated list of cards from ``pos`` (one card where ``states`` has no comma), and the token after
+        it.
 
-        ``_card`` in a loop, written out: a list is most of what the reader reads (``draws A, B, C, D, E``)."""
+        ``_card`` in a loop, written out: cards are most of what the reader reads (``draws A, B, C, D, E``)."""
         if not states.runs:  # a grammar whose card words are not one run: card by card
-            card, kind, start, end = self._card(text, pos, shift, states.first, states)
-            cards = [card]
-            while kind == "COMMA":
-                if states.after_comma is None:
-                    raise _NotSure
-                card, kind, start, end = self._card(text, end, shift, states.after_comma, states)
-                cards.append(card)
-            return tuple(cards), kind, start, end
+            return self._cards_one_by_one(text, pos, shift, states)
         item, in_card, after_unknown = self.parser.item, states.in_card, states.after_unknown
         lexer = states.first
-        cards = []
+        cards: list[NameRef] = []
         while True:
             token = lexer(text, pos)
             if token is None:  # no token of the state, or the end where a card is due: Lark's error
@@ -172,24 +166,37 @@ class ActionReader:
                         raise _NotSure
                     after, after_start, after_end = END, len(text), len(text)
                 try:
-                    card = item("card", text[start:last], start + 1 + shift)
+                    found = item("card", text[start:last], start + 1 + shift)
                 except ValueError:
                     raise _NotSure from None
             elif kind == "UNKNOWN" and after_unknown is not None:
                 try:
-                    card = item("unknown", text[start:end], start + 1 + shift)
+                    found = item("unknown", text[start:end], start + 1 + shift)
                 except ValueError:
                     raise _NotSure from None
                 after, after_start, after_end = self._token(after_unknown, text, end)
             else:
                 raise _NotSure
-            assert isinstance(card, NameRef)
-            cards.append(card)
+            assert isinstance(found, NameRef)
+            cards.append(found)
             if after != "COMMA":
                 return tuple(cards), after, after_start, after_end
             if states.after_comma is None:
                 raise _NotSure
             lexer, pos = states.after_comma, after_end
+
+    def _cards_one_by_one(
+        self, text: str, pos: int, shift: int, states: Cards
+    ) -> tuple[tuple[NameRef, ...], str, int, int]:
+        """``_cards`` with ``_card`` for each card (each word of a card lexed on its own)."""
+        card, kind, start, end = self._card(text, pos, shift, states.first, states)
+        cards = [card]
+        while kind == "COMMA":
+            if states.after_comma is None:
+                raise _NotSure
+            card, kind, start, end = self._card(text, end, shift, states.after_comma, states)
+            cards.append(card)
+        return tuple(cards), kind, start, end
 
     def _to_end(self, text: str, pos: int, shift: int, states: Cards) -> tuple[NameRef, ...]:
         """A card list that ends the text."""
@@ -258,7 +265,7 @@ class ActionReader:
             )
             return GoldMineTurn(cards, keeps, column, keeps_column)
         if verb == "TUCKS":
-            card, kind, _, _ = self._card(text, end, shift, self.tucked.first, self.tucked)
+            (card,), kind, _, _ = self._cards(text, end, shift, self.tucked)
             if kind != END:
                 raise _NotSure
             return Tuck(card, column)
@@ -267,14 +274,14 @@ class ActionReader:
         raise _NotSure
 
     def _build(self, text: str, pos: int, shift: int, column: int) -> Build:
-        card, kind, start, end = self._card(text, pos, shift, self.build.first, self.build)
+        (card,), kind, start, end = self._cards(text, pos, shift, self.build)
         over: NameRef | None = None
         over_column = paying_column = goods_column = 0
         paying: tuple[NameRef, ...] = ()
         goods: tuple[NameRef, ...] = ()
         if kind == "OVER":
             over_column = start + 1 + shift
-            over, kind, start, end = self._card(text, end, shift, self.over.first, self.over)
+            (over,), kind, start, end = self._cards(text, end, shift, self.over)
         if kind == "PAYING":
             paying_column = start + 1 + shift
             paying, kind, start, end = self._cards(text, end, shift, self.paying)
