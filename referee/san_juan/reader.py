@@ -144,18 +144,22 @@ class ActionReader:
                 return self._item("card", text, start, last, shift), kind, after_start, after_end
             last = after_end
 
-    def _cards(self, text: str, pos: int, shift: int, states: Cards) -> tuple[tuple[NameRef, ...], str, int, int]:
+    def _cards(
+        self, text: str, pos: int, shift: int, states: Cards, token: tuple[str, int, int] | None = None
+    ) -> tuple[tuple[NameRef, ...], str, int, int]:
         """A comma-separated list of cards from ``pos`` (one card where ``states`` has no comma), and the token after
         it.
 
-        ``_card`` in a loop, written out: cards are most of what the reader reads (``draws A, B, C, D, E``)."""
+        ``_card`` in a loop, written out: cards are most of what the reader reads (``draws A, B, C, D, E``).
+        ``token``: the list's first token, already lexed at ``pos`` by ``states.first``."""
         if not states.runs:  # a grammar whose card words are not one run: card by card
             return self._cards_one_by_one(text, pos, shift, states)
         item, in_card, after_unknown = self.parser.item, states.in_card, states.after_unknown
         lexer = states.first
         cards: list[NameRef] = []
         while True:
-            token = lexer(text, pos)
+            if token is None:
+                token = lexer(text, pos)
             if token is None:  # no token of the state, or the end where a card is due: Lark's error
                 raise _NotSure
             kind, start, end = token
@@ -183,7 +187,7 @@ class ActionReader:
                 return tuple(cards), after, after_start, after_end
             if states.after_comma is None:
                 raise _NotSure
-            lexer, pos = states.after_comma, after_end
+            lexer, pos, token = states.after_comma, after_end, None
 
     def _cards_one_by_one(
         self, text: str, pos: int, shift: int, states: Cards
@@ -212,12 +216,17 @@ class ActionReader:
         kind, start, end = self._token(word, text, pos)
         if kind != "KEEPS":
             raise _NotSure
-        kind, _, none_end = self._token(states.first, text, end)
-        if kind == "NONE":
-            if self._token(none, text, none_end)[0] != END:
+        token = states.first(text, end)
+        if token is None:  # no token of the state (``_token`` would say the same): Lark's error
+            raise _NotSure
+        if token[0] == "NONE":
+            if self._token(none, text, token[2])[0] != END:
                 raise _NotSure
             return (), start + 1 + shift
-        return self._to_end(text, end, shift, states), start + 1 + shift
+        cards, kind, _, _ = self._cards(text, end, shift, states, token)  # the first card's token lexed once
+        if kind != END:
+            raise _NotSure
+        return cards, start + 1 + shift
 
     # ------------------------------------------------------------------------------------------- the rule
     def _action(self, text: str, shift: int) -> object:
