@@ -84,6 +84,7 @@ def subtract_counts(counter: Counter, taken: dict[str, int]) -> None:
 
 
 def _keep_positive(counter: Counter) -> None:
+    """Drop every entry not above 0 (``Counter._keep_positive``, a private method of ``Counter``)."""
     dropped = [name for name, k in counter.items() if not k > 0]
     for name in dropped:
         counter.pop(name)
