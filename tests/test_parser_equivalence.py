@@ -262,6 +262,33 @@ def test_the_saint_petersburg_reader_leaves_what_it_is_not_sure_of_to_lark() -> 
         assert action is not None and action == parser.parse_whole(line).action, line
 
 
+def test_the_readers_two_card_readings_agree() -> None:
+    """San Juan's reader lexes a card's words as one run (``Cards.runs``, the grammar as it is); the card-by-card
+    reading it keeps for a grammar whose card words are not one run must read every corpus and fuzzed action the
+    same, as Lark does."""
+    from referee.san_juan.notation import make_parser
+    from referee.san_juan.reader import ActionReader, Cards
+
+    parser = make_parser()
+    runs = ActionReader(parser)
+    one_by_one = ActionReader(parser)
+    listed = [name for name, value in vars(one_by_one).items() if isinstance(value, Cards)]
+    assert len(listed) >= 10 and all(getattr(one_by_one, name).runs for name in listed)
+    for name in listed:
+        setattr(one_by_one, name, dataclasses.replace(getattr(one_by_one, name), runs=False))
+    read = 0
+    for line in [*corpus_lines("san-juan"), *fuzzed_lines("san-juan", FUZZ_LINES)]:
+        head, colon, rest = line.partition(":")
+        text = rest.strip(" \t\f\r\n")
+        if not colon or not text or "#" in line or '"' in line:
+            continue
+        column = len(head) + 2 + len(rest) - len(rest.lstrip(" \t\f\r\n"))
+        want, got = runs(text, column), one_by_one(text, column)
+        assert got == want, (line, want, got)
+        read += want is not None and want is not NOT_AN_ACTION
+    assert read > 1000
+
+
 # ------------------------------------------------------------------------------------------------ tag lines
 @functools.cache
 def corpus_tag_lines() -> tuple[str, ...]:

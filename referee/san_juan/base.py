@@ -46,6 +46,10 @@ class LibraryUse(NamedTuple):
     used: bool
 
 
+# The three answers of ``SJBase.library`` (made once: a NamedTuple costs a Python call to make).
+NO_LIBRARY, LIBRARY_USED, LIBRARY_MAY = LibraryUse(False, False), LibraryUse(False, True), LibraryUse(True, False)
+
+
 @dataclass
 class PlayerState:
     name: str
@@ -140,10 +144,10 @@ class SJBase(GameState):
 
         Only the chooser of the current role has a privilege to double."""
         if self.role is None or seat != self.chooser or not self.works(seat, "Library"):
-            return LibraryUse(False, False)
+            return NO_LIBRARY
         if self.library_optional(seat) and seat in self.library_used:
-            return LibraryUse(False, True)
-        return LibraryUse(True, False)
+            return LIBRARY_USED
+        return LIBRARY_MAY
 
     def library_optional(self, seat: int) -> bool:
         """The 2-player governor uses the Library once per round ([two_player_library_once]) and chooses in which of

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from referee.san_juan.base import LibraryUse
 from referee.san_juan.cards import Card
 from referee.san_juan.codes import SJCode
 from referee.san_juan.notation import Build
@@ -42,8 +43,11 @@ class BuilderPhase(OwedDraws):
 
     def price(self, seat: int, card: Card, covered: Card | None) -> Price:
         """The card counts this builder may pay for ``card`` (over ``covered``) before Black Market goods."""
+        return Price(*self._price(seat, card, covered, self.library(seat)))
+
+    def _price(self, seat: int, card: Card, covered: Card | None, library: LibraryUse) -> tuple[int, int, set[int]]:
+        """``price`` as its three parts, with the builder's Library already looked up (``_build`` asks once)."""
         o = self.options
-        library = self.library(seat)
         plain = self.build_cost(seat, card, covered, False)
         doubled = self.build_cost(seat, card, covered, True) if (library.may or library.used) else plain
         if o.cost_reductions_mandatory:
@@ -56,39 +60,43 @@ class BuilderPhase(OwedDraws):
         else:
             low = doubled if library.may else plain
             allowed = set(range(low, self.build_cost(seat, card, covered, reductions=False) + 1))
-        return Price(plain, doubled, allowed)
+        return plain, doubled, allowed
 
     def _build(self, seat: int, action: Build) -> None:
         player = self.p[seat]
         card = self.cards[action.card.name]
-        covered = self._crane_target(seat, action)
-        if card.violet and player.owned[card.name]:
+        covered = self._crane_target(seat, action) if action.over is not None else None
+        if not card.production and player.owned.get(card.name):  # violet
             raise self.fail(
                 SJCode.DUPLICATE_VIOLET,
                 f"{player.name} already has a {card.name}; a violet building is built only once per city",
                 action.card.column,
             )
         plan = self._plan_removal(seat, (action.card, *action.paying), "the building and its payment")
-        goods = self._black_market_goods(seat, action, covered)
+        goods = self._black_market_goods(seat, action, covered) if action.goods else None
         if self._check_payment(seat, action, card, covered):
             self.library_used.add(seat)
         # --- commit
         self._remove(seat, plan)
-        for ref in action.paying:
-            self._to_discard(ref)
-        for good, k in goods.items():
-            player.goods[good] -= k
-            self._discard_goods(k)
+        self._to_discard_all(action.paying)
+        if goods:
+            for good, k in goods.items():
+                player.goods[good] -= k
+                self._discard_goods(k)
         if covered is not None:
             self._cover(seat, covered)
         player.city.append(card.name)
         player.owned[card.name] += 1
         player.fresh = card.name
-        owed = {
-            "carpenter": 1 if card.violet and self.works(seat, "Carpenter") else 0,
-            "poor house": 1 if self.works(seat, "Poor House") and player.hand_size <= 1 else 0,
-        }
-        self._set_owed(seat, owed)
+        carpenter = not card.production and self.works(seat, "Carpenter")
+        poor_house = self.works(seat, "Poor House") and player.hand_size <= 1
+        if carpenter or poor_house:
+            owed = {"carpenter": 1} if carpenter else {}
+            if poor_house:
+                owed["poor house"] = 1
+            self.owed_seat, self.owed = seat, owed
+        else:  # nothing owed (``_set_owed`` with nothing above 0)
+            self.owed_seat, self.owed = None, {}
 
     def _crane_target(self, seat: int, action: Build) -> Card | None:
         """The building a Crane builds over: one of the builder's own, with a working Crane ([D4]: not the Crane)."""
@@ -140,20 +148,19 @@ class BuilderPhase(OwedDraws):
         """Refuse a payment (hand cards + goods) the price does not allow; say whether it spends the Library's
         doubled privilege (the caller records the use when it commits)."""
         player = self.p[seat]
-        price = self.price(seat, card, covered)
-        allowed = price.allowed
+        library = self.library(seat)
+        plain, doubled, allowed = self._price(seat, card, covered, library)
         spent = len(action.goods)
         paid = len(action.paying)
         total = paid + spent
         if not self.options.black_market_only_needed and spent and not paid and spent >= min(allowed):
             total = min(allowed)
         if total in allowed:
-            return self.library(seat).may and total == price.doubled and price.doubled != price.plain
-        if self.library(seat).used and total == price.doubled:
+            return library.may and total == doubled and doubled != plain
+        if library.used and total == doubled:
             raise self.fail(
                 SJCode.LIBRARY_USED,
-                f"{player.name} has already used the Library this round; "
-                f"{card.name} costs {price.plain} card(s) without it",
+                f"{player.name} has already used the Library this round; {card.name} costs {plain} card(s) without it",
                 action.column,
             )
         due = " or ".join(str(a) for a in sorted(allowed)) if len(allowed) <= 3 else f"{min(allowed)} to {max(allowed)}"

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 GOODS = ("indigo", "sugar", "tobacco", "coffee", "silver")
+GOOD_INDEX = {good: k for k, good in enumerate(GOODS)}  # GOODS.index as a table (a tile's price of each good)
 MONUMENTS = ("Statue", "Victory Column", "Hero")
 
 # Cards drawn per good sold (indigo, sugar, tobacco, coffee, silver), written as in the record: "1-1-2-2-3".

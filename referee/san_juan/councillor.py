@@ -34,9 +34,13 @@ class CouncillorPhase(Ledger):
         player = self.p[seat]
         counts = self.council_counts(seat)
         drawn = len(action.draws)
-        available = self.available()
-        allowed = sorted({min(c, available) for c in counts})
-        if drawn not in allowed:
+        # what remains to draw; the supply alone when it covers every count (then no count is capped)
+        available = self.supply if self.supply >= max(counts) else self.available()
+        for count in counts:  # is ``drawn`` one of the allowed counts (each capped by what remains)?
+            if drawn == (count if count < available else available):
+                break
+        else:
+            allowed = sorted({min(c, self.available()) for c in counts})
             if self.library(seat).used and drawn == self.capped(self.council_library_draw()):
                 raise self.fail(
                     SJCode.LIBRARY_USED,
@@ -51,7 +55,7 @@ class CouncillorPhase(Ledger):
                 f"{player.name} draws {' or '.join(map(str, allowed))} card(s) as councillor here, not {drawn}",
                 action.column,
             )
-        uses_library = drawn > self.capped(counts[1] if len(counts) > 1 else counts[0])
+        uses_library = drawn > min(counts[1] if len(counts) > 1 else counts[0], available)  # self.capped(...)
         self._check_draws(action.draws)
         keep = self.keep_limit(seat)
         kept = len(action.keeps)
@@ -93,6 +97,5 @@ class CouncillorPhase(Ledger):
             )
         plan = self._plan_removal(seat, action.cards, "the Archive discard")
         self._remove(seat, plan)
-        for ref in action.cards:
-            self._to_discard(ref, self.options.council_discards_at_phase_end)
+        self._to_discard_all(action.cards, self.options.council_discards_at_phase_end)
         self.archive_due = None

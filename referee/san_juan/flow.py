@@ -9,6 +9,8 @@ phases' own rules live in one module per role (``builder.py``, ``producer.py``, 
 
 from __future__ import annotations
 
+from functools import cache
+
 from referee.errors import IllegalStatement
 from referee.record import quote_player
 from referee.san_juan.base import ACT, ACTING, CHOOSING, MINE, OVER, PROSPECT, SETUP, TILE, Turn
@@ -39,7 +41,14 @@ from referee.san_juan.trader import TraderPhase
 from referee.turns import clockwise, left_of
 
 ACTION_OF_ROLE: dict[str, type] = {"builder": Build, "producer": Produce, "trader": Sell, "councillor": Council}
+_ROUND_START_OR_CHOICE = (Tuck, Discard, RoleChoice)  # the actor lines that are no turn of a phase
 VERB_OF_ROLE = {"builder": "build", "producer": "produce", "trader": "sell", "councillor": "draws ...; keeps ..."}
+
+
+@cache
+def _act_turns(chooser: int, seats: int) -> tuple[Turn, ...]:
+    """A phase's turns, every player once in action order from the chooser (made once per chooser and table)."""
+    return tuple(Turn(seat, ACT) for seat in clockwise(chooser, seats))
 
 
 class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, ProspectorPhase):
@@ -147,18 +156,24 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
     def _apply_actor(self, st: Actor) -> None:
         """Route an actor line: a due Archive discard, an owed draw, the round start's tucks and discards, a role
         choice, or a turn of the current phase."""
-        seat = self.seat_of(st.player)
+        seat = self.seats.get(st.player.name)
+        if seat is None:
+            seat = self.seat_of(st.player)  # unknown-player
         action = st.action
         if self.archive_due is not None:
             self._archive_discard(self.archive_due, seat, action, st.player.column)
             self._end_turn()
             return
-        if isinstance(action, OwedDraw) and self.owed_seat == seat and action.source in self.owed:
+        if self.owed_seat == seat and isinstance(action, OwedDraw) and action.source in self.owed:
             self._owed_draw(seat, action)
             return
-        if self.stage == SETUP:
+        stage = self.stage
+        if stage == SETUP:
             self._check_setup_done(st.player.column)
-        if isinstance(action, Tuck):
+            stage = self.stage
+        if stage == ACTING and not isinstance(action, _ROUND_START_OR_CHOICE):
+            self._phase_turn(seat, st)  # the common case first: a turn of the phase under way
+        elif isinstance(action, Tuck):
             self._tuck(seat, action)
         elif isinstance(action, Discard):
             self._hand_limit_discard(seat, action)
@@ -182,9 +197,24 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
         if seat != turn.seat:
             raise self._out_of_turn(seat, st, turn)
         if not isinstance(action, Pass):
-            self._role_turn(seat, turn.kind, action)
+            # the phase's own action, judged by its role's rules (``_role_turn`` for anything else)
+            role = self.role
+            if turn.kind != ACT:
+                self._role_turn(seat, turn.kind, action)
+            elif role == "builder" and isinstance(action, Build):
+                self._build(seat, action)
+            elif role == "producer" and isinstance(action, Produce):
+                self._produce(seat, action)
+            elif role == "trader" and isinstance(action, Sell):
+                self._sell(seat, action)
+            elif role == "councillor" and isinstance(action, Council):
+                self._council(seat, action)
+            else:
+                self._role_turn(seat, turn.kind, action)
         if self.archive_due is None:  # an Archive councillor's turn ends with his discard
-            self._end_turn()
+            self.turn_index += 1
+            if self.turn_index >= len(self.turns):
+                self._end_phase()
 
     def _role_turn(self, seat: int, kind: str, action: Action) -> None:
         """The phase's own action, judged by its role's rules."""
@@ -283,8 +313,7 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
             )
         plan = self._plan_removal(seat, action.cards, "the discard")
         self._remove(seat, plan)
-        for ref in action.cards:
-            self._to_discard(ref)
+        self._to_discard_all(action.cards)
         player.discarded_this_round = True
 
     # ------------------------------------------------------------------------------------------ role choice
@@ -318,7 +347,7 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
         if action.role == "prospector":
             self.turns = self.prospector_turns(seat)
         else:
-            self.turns = [Turn(s, ACT) for s in clockwise(seat, self.n)]
+            self.turns = list(_act_turns(seat, self.n))
         self.turn_index = 0
         if action.role == "trader":
             self.stage = TILE
@@ -328,9 +357,14 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
 
     def _check_hand_limits(self, column: int) -> None:
         """The first role choice of a round waits for every hand-limit discard."""
+        o = self.options
+        lowest = min(o.hand_limit, o.tower_hand_limit)
         for seat, player in enumerate(self.p):
+            size = player.hand_size
+            if size <= lowest:  # within either limit: no need to ask for a Tower
+                continue
             limit = self.hand_limit(seat)
-            if player.hand_size > limit:
+            if size > limit:
                 raise self.fail(
                     SJCode.HAND_LIMIT,
                     f"{player.name} holds {player.hand_size} cards, over the "
@@ -351,7 +385,8 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
     def _end_phase(self) -> None:
         """The phase is over: the game ends after a builder phase that completes a city; the round after its last
         role (the roles return, the governor passes left)."""
-        self._flush_pending()
+        if self.pending_known or self.pending_unknown:
+            self._flush_pending()
         if self.role == "builder":
             for player in self.p:
                 player.fresh = None

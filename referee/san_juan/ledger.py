@@ -28,10 +28,10 @@ from referee.errors import IllegalStatement
 from referee.record import NameRef
 from referee.san_juan.base import PlayerState, SJBase
 from referee.san_juan.codes import SJCode
-from referee.san_juan.notation import UNKNOWN, is_unknown
+from referee.san_juan.notation import UNKNOWN
 
 
-@dataclass
+@dataclass(slots=True)
 class Removal:
     """Cards leaving a hand (checked, not yet applied): the named cards taken from its known part and from its pool,
     its forgotten and unknown counts after the named cards left, the named cards that left its uncertain part (now in a
@@ -46,7 +46,7 @@ class Removal:
     blanks: int
 
 
-@dataclass
+@dataclass(slots=True)
 class KeepPlan:
     """Where drawn cards go when some are kept: known, some of a pool, or of unknown identity; the rest discarded."""
 
@@ -65,7 +65,29 @@ def _add(counter: Counter, name: str, k: int) -> None:
     if value:
         counter[name] = value
     else:
-        del counter[name]
+        counter.pop(name, None)  # ``del counter[name]`` without Counter's Python-level __delitem__
+
+
+def add_counts(counter: Counter, added: dict[str, int]) -> None:
+    """``counter += Counter(added)`` without making a Counter: add, then drop every entry not above 0 (as
+    ``Counter.__iadd__`` does, so the keys stay in the same order)."""
+    for name, k in added.items():
+        counter[name] = counter.get(name, 0) + k
+    _keep_positive(counter)
+
+
+def subtract_counts(counter: Counter, taken: dict[str, int]) -> None:
+    """``counter -= Counter(taken)`` without making a Counter (as ``Counter.__isub__`` does)."""
+    for name, k in taken.items():
+        counter[name] = counter.get(name, 0) - k
+    _keep_positive(counter)
+
+
+def _keep_positive(counter: Counter) -> None:
+    """Drop every entry not above 0 (``Counter._keep_positive``, a private method of ``Counter``)."""
+    dropped = [name for name, k in counter.items() if not k > 0]
+    for name in dropped:
+        counter.pop(name)
 
 
 class Ledger(SJBase):
@@ -81,6 +103,8 @@ class Ledger(SJBase):
 
     def capped(self, wanted: int, extra: int = 0) -> int:
         """Cards a draw of ``wanted`` really yields: fewer when supply and discard pile run out ([D11])."""
+        if self.supply + extra >= wanted:  # the supply alone yields it: no need to count the discard pile
+            return wanted
         return min(wanted, self.available() + extra)
 
     def _check_count(self, due: int, wanted: int, written: int, column: int, why: str | Callable[[], str]) -> None:
@@ -111,7 +135,7 @@ class Ledger(SJBase):
         supply, discard = self.supply, -1  # the discard pile's size, counted when the supply runs out
         reshuffled = False
         seen: dict[str, int] = {}
-        cards = self.cards
+        cards, located, unseen = self.cards, self.located, self.unseen_out
         for ref in refs:
             if supply == 0:
                 if discard < 0:
@@ -122,7 +146,8 @@ class Ledger(SJBase):
             if name == UNKNOWN:
                 continue
             count = seen[name] = seen.get(name, 0) + 1
-            base = self._out_of_supply(name, reshuffled)
+            # ``_out_of_supply``; before any reshuffle without the Counters' missing-key calls
+            base = self._out_of_supply(name, True) if reshuffled else located.get(name, 0) + unseen.get(name, 0)
             if base + count > cards[name].copies:
                 raise self._exhausted(ref)
 
@@ -168,6 +193,9 @@ class Ledger(SJBase):
         self.unseen_out.clear()  # some of them may be back in the supply now
 
     def _draw(self, count: int) -> None:
+        if self.supply >= count:  # no reshuffle on the way
+            self.supply -= count
+            return
         for _ in range(count):
             if self.supply == 0:
                 self._reshuffle()
@@ -180,24 +208,41 @@ class Ledger(SJBase):
             if self.supply == 0:
                 self._reshuffle()
             self.supply -= 1
-            if ref.name == UNKNOWN:
+            name = ref.name
+            if name == UNKNOWN:
                 player.hand_unknown += 1
-            else:
-                known[ref.name] += 1
-                located[ref.name] += 1
+            else:  # ``+= 1`` on the Counters, without their missing-key calls
+                known[name] = known.get(name, 0) + 1
+                located[name] = located.get(name, 0) + 1
 
     # -------------------------------------------------------------------------------------------- discarding
     def _to_discard(self, ref: NameRef, pending: bool = False) -> None:
         """A known-place card (still counted in ``located``) or a ``?`` goes to the discard pile."""
+        name = ref.name
         if pending:
-            if is_unknown(ref):
+            if name == UNKNOWN:
                 self.pending_unknown += 1
             else:
-                self.pending_known[ref.name] += 1
-        elif is_unknown(ref):
+                self.pending_known[name] += 1
+        elif name == UNKNOWN:
             self.discard_unknown += 1
         else:
-            self.discard_known[ref.name] += 1
+            known = self.discard_known
+            known[name] = known.get(name, 0) + 1
+
+    def _to_discard_all(self, refs: tuple[NameRef, ...], pending: bool = False) -> None:
+        """``_to_discard`` for each card of a payment or a discard, in one call."""
+        if pending:
+            for ref in refs:
+                self._to_discard(ref, True)
+            return
+        known = self.discard_known
+        for ref in refs:
+            name = ref.name
+            if name == UNKNOWN:
+                self.discard_unknown += 1
+            else:
+                known[name] = known.get(name, 0) + 1
 
     def _discard_goods(self, count: int) -> None:
         """Goods are face-down cards: they go to the discard pile unknown."""
@@ -269,8 +314,12 @@ class Ledger(SJBase):
     def _remove(self, seat: int, plan: Removal) -> None:
         player = self.p[seat]
         known, pool, located = player.hand_known, player.hand_pool, self.located
-        for name, k in plan.from_known.items():
-            _add(known, name, -k)
+        for name, k in plan.from_known.items():  # _add(known, name, -k)
+            value = known.get(name, 0) - k
+            if value:
+                known[name] = value
+            else:
+                known.pop(name, None)
         for name, k in plan.from_pool.items():
             _add(pool, name, -k)
         forgotten, unknown = plan.forgotten, plan.unknown
@@ -294,7 +343,8 @@ class Ledger(SJBase):
         if not forgotten and pool:
             pool.clear()
         player.hand_forgotten, player.hand_unknown = forgotten, unknown
-        self._settle_hand(player)
+        if forgotten or pool:  # else ``_settle_hand`` finds nothing to settle
+            self._settle_hand(player)
 
     def _seen_again(self, name: str, k: int) -> None:
         """``k`` copies of ``name`` are in a known place again: any of them may have been counted unseen."""
@@ -365,18 +415,20 @@ class Ledger(SJBase):
         self._draw(count)
         for name, k in plan.unseen.items():  # named when drawn, then kept as '?' or discarded unseen
             self.unseen_out[name] += k
-        for name, k in plan.known.items():
-            player.hand_known[name] += k
-            located[name] += k
+        known = player.hand_known
+        for name, k in plan.known.items():  # ``+= k`` on the Counters, without their missing-key calls
+            known[name] = known.get(name, 0) + k
+            located[name] = located.get(name, 0) + k
         for name, k in plan.pool.items():
             player.hand_pool[name] += k
         player.hand_forgotten += plan.forgotten
         player.hand_unknown += plan.wild
-        self._settle_hand(player)
+        if player.hand_forgotten or player.hand_pool:  # else ``_settle_hand`` finds nothing to settle
+            self._settle_hand(player)
         known_pile = self.pending_known if pending else self.discard_known
         for name, k in plan.discard_known.items():
-            located[name] += k
-            known_pile[name] += k
+            located[name] = located.get(name, 0) + k
+            known_pile[name] = known_pile.get(name, 0) + k
         if pending:
             self.pending_unknown += plan.discard_unknown
         else:

@@ -9,6 +9,7 @@ The owed draws of the last builder phase may still follow the end of the game: t
 from __future__ import annotations
 
 from referee.errors import IllegalStatement
+from referee.san_juan.base import OVER
 from referee.san_juan.codes import SJCode
 from referee.san_juan.ledger import Ledger
 from referee.san_juan.notation import Actor, OwedDraw
@@ -19,7 +20,7 @@ class OwedDraws(Ledger):
 
     def settled(self) -> bool:
         """Over, with no optional owed draw (Carpenter, Poor House) of the last builder phase still to come."""
-        return self.is_terminal() and not self.owed
+        return self.stage == OVER and not self.owed
 
     def open_after_end(self, statement: object) -> bool:
         """The owed draws of the last builder phase may still follow the end (they can change the tie-break)."""

@@ -3,9 +3,9 @@ Library), +1 Aqueduct — each taking a card from the supply; the Well's draw fo
 
 from __future__ import annotations
 
-from collections import Counter
-
+from referee.san_juan.cards import BUILDING_OF_GOOD
 from referee.san_juan.codes import SJCode
+from referee.san_juan.ledger import add_counts
 from referee.san_juan.notation import Produce
 from referee.san_juan.owed import OwedDraws
 
@@ -21,34 +21,41 @@ class ProducerPhase(OwedDraws):
 
     def _produce(self, seat: int, action: Produce) -> None:
         player = self.p[seat]
-        count = len(action.buildings)
-        doubled = self._check_privilege_count(
-            seat, action.buildings, self.produce_limit, SJCode.PRODUCE_LIMIT, "produce", action.column
+        buildings = action.buildings
+        count = len(buildings)
+        # one good is always within the limit (it is at least 1): the privilege's count check only for more
+        doubled = count > 1 and self._check_privilege_count(
+            seat, buildings, self.produce_limit, SJCode.PRODUCE_LIMIT, "produce", action.column
         )
-        wanted: Counter = Counter()
-        for ref in action.buildings:
-            building = self.cards[ref.name]
+        wanted: dict[str, int] = {}
+        goods, owned, cards = player.goods, player.owned, self.cards
+        for ref in buildings:
+            building = cards[ref.name]
             if not building.production:
                 raise self.fail(SJCode.NOT_PRODUCTION, f"{ref.name} is not a production building", ref.column)
-            wanted[building.good] += 1
-            empty = player.production(building.good) - player.goods[building.good]
-            if wanted[building.good] > empty:
-                have = player.production(building.good)
+            good = building.good
+            k = wanted[good] = wanted.get(good, 0) + 1
+            have = owned.get(BUILDING_OF_GOOD[good], 0)  # player.production(good)
+            empty = have - goods.get(good, 0)
+            if k > empty:
                 raise self.fail(
                     SJCode.NO_EMPTY_BUILDING,
                     f"{player.name} has {have} {ref.name}(s), {max(empty, 0)} of them empty",
                     ref.column,
                 )
-        if count > self.available():
+        if count > self.supply and count > (available := self.available()):  # the supply alone may cover it
             raise self.fail(
                 SJCode.SUPPLY_EMPTY,
-                f"only {self.available()} card(s) remain in supply and discard pile; {count} good(s) cannot be made",
-                action.buildings[self.available()].column,
+                f"only {available} card(s) remain in supply and discard pile; {count} good(s) cannot be made",
+                buildings[available].column,
             )
         # --- commit
         if doubled:
             self.library_used.add(seat)
         self._draw(count)
-        player.goods += wanted
+        add_counts(goods, wanted)
         well = count >= 2 and (not self.options.well_needs_different_kinds or len(wanted) >= 2)
-        self._set_owed(seat, {"well": 1 if well and self.works(seat, "Well") else 0})
+        if well and self.works(seat, "Well"):
+            self.owed_seat, self.owed = seat, {"well": 1}
+        else:  # nothing owed (``_set_owed`` with nothing above 0)
+            self.owed_seat, self.owed = None, {}

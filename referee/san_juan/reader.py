@@ -31,6 +31,7 @@ from referee.san_juan.notation import (
 )
 
 END = "$END"
+_WS = " \t\f\r\n"  # the grammar's white space (WS), as ``LineParser`` strips it
 
 
 class _NotSure(Exception):
@@ -109,7 +110,7 @@ class ActionReader:
         token = lexer(text, pos)
         if token is not None:
             return token
-        if lexer.ends and not text[pos:].strip(" \t\f\r\n"):
+        if lexer.ends and not text[pos:].strip(_WS):
             return END, len(text), len(text)
         raise _NotSure
 
@@ -132,7 +133,7 @@ class ActionReader:
         if states.runs:  # the card's further words and the token after them, in one match
             last, after, after_start, after_end = states.in_card.after_run(text, end, "WORD")
             if after is None:
-                if not states.in_card.ends or text[last:].strip(" \t\f\r\n"):
+                if not states.in_card.ends or text[last:].strip(_WS):
                     raise _NotSure
                 after, after_start, after_end = END, len(text), len(text)
             return self._item("card", text, start, last, shift), after, after_start, after_end
@@ -143,8 +144,55 @@ class ActionReader:
                 return self._item("card", text, start, last, shift), kind, after_start, after_end
             last = after_end
 
-    def _cards(self, text: str, pos: int, shift: int, states: Cards) -> tuple[tuple[NameRef, ...], str, int, int]:
-        """A comma-separated list of cards from ``pos``, and the token after it."""
+    def _cards(
+        self, text: str, pos: int, shift: int, states: Cards, token: tuple[str, int, int] | None = None
+    ) -> tuple[tuple[NameRef, ...], str, int, int]:
+        """A comma-separated list of cards from ``pos`` (one card where ``states`` has no comma), and the token after
+        it.
+
+        ``_card`` in a loop, written out: cards are most of what the reader reads (``draws A, B, C, D, E``).
+        ``token``: the list's first token, already lexed at ``pos`` by ``states.first``."""
+        if not states.runs:  # a grammar whose card words are not one run: card by card
+            return self._cards_one_by_one(text, pos, shift, states)
+        item, in_card, after_unknown = self.parser.item, states.in_card, states.after_unknown
+        lexer = states.first
+        cards: list[NameRef] = []
+        while True:
+            if token is None:
+                token = lexer(text, pos)
+            if token is None:  # no token of the state, or the end where a card is due: Lark's error
+                raise _NotSure
+            kind, start, end = token
+            if kind == "WORD":  # the card's further words and the token after them, in one match
+                last, after, after_start, after_end = in_card.after_run(text, end, "WORD")
+                if after is None:
+                    if not in_card.ends or text[last:].strip(_WS):
+                        raise _NotSure
+                    after, after_start, after_end = END, len(text), len(text)
+                try:
+                    found = item("card", text[start:last], start + 1 + shift)
+                except ValueError:
+                    raise _NotSure from None
+            elif kind == "UNKNOWN" and after_unknown is not None:
+                try:
+                    found = item("unknown", text[start:end], start + 1 + shift)
+                except ValueError:
+                    raise _NotSure from None
+                after, after_start, after_end = self._token(after_unknown, text, end)
+            else:
+                raise _NotSure
+            assert isinstance(found, NameRef)
+            cards.append(found)
+            if after != "COMMA":
+                return tuple(cards), after, after_start, after_end
+            if states.after_comma is None:
+                raise _NotSure
+            lexer, pos, token = states.after_comma, after_end, None
+
+    def _cards_one_by_one(
+        self, text: str, pos: int, shift: int, states: Cards
+    ) -> tuple[tuple[NameRef, ...], str, int, int]:
+        """``_cards`` with ``_card`` for each card (each word of a card lexed on its own)."""
         card, kind, start, end = self._card(text, pos, shift, states.first, states)
         cards = [card]
         while kind == "COMMA":
@@ -168,12 +216,17 @@ class ActionReader:
         kind, start, end = self._token(word, text, pos)
         if kind != "KEEPS":
             raise _NotSure
-        kind, _, none_end = self._token(states.first, text, end)
-        if kind == "NONE":
-            if self._token(none, text, none_end)[0] != END:
+        token = states.first(text, end)
+        if token is None:  # no token of the state (``_token`` would say the same): Lark's error
+            raise _NotSure
+        if token[0] == "NONE":
+            if self._token(none, text, token[2])[0] != END:
                 raise _NotSure
             return (), start + 1 + shift
-        return self._to_end(text, end, shift, states), start + 1 + shift
+        cards, kind, _, _ = self._cards(text, end, shift, states, token)  # the first card's token lexed once
+        if kind != END:
+            raise _NotSure
+        return cards, start + 1 + shift
 
     # ------------------------------------------------------------------------------------------- the rule
     def _action(self, text: str, shift: int) -> object:
@@ -221,7 +274,7 @@ class ActionReader:
             )
             return GoldMineTurn(cards, keeps, column, keeps_column)
         if verb == "TUCKS":
-            card, kind, _, _ = self._card(text, end, shift, self.tucked.first, self.tucked)
+            (card,), kind, _, _ = self._cards(text, end, shift, self.tucked)
             if kind != END:
                 raise _NotSure
             return Tuck(card, column)
@@ -230,14 +283,14 @@ class ActionReader:
         raise _NotSure
 
     def _build(self, text: str, pos: int, shift: int, column: int) -> Build:
-        card, kind, start, end = self._card(text, pos, shift, self.build.first, self.build)
+        (card,), kind, start, end = self._cards(text, pos, shift, self.build)
         over: NameRef | None = None
         over_column = paying_column = goods_column = 0
         paying: tuple[NameRef, ...] = ()
         goods: tuple[NameRef, ...] = ()
         if kind == "OVER":
             over_column = start + 1 + shift
-            over, kind, start, end = self._card(text, end, shift, self.over.first, self.over)
+            (over,), kind, start, end = self._cards(text, end, shift, self.over)
         if kind == "PAYING":
             paying_column = start + 1 + shift
             paying, kind, start, end = self._cards(text, end, shift, self.paying)

@@ -19,7 +19,8 @@ Every name the other modules define that callers use is importable from here too
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from referee.errors import RefereeError
 from referee.san_juan.base import (
@@ -60,18 +61,38 @@ class SJState(View, Scoring):
 
     def apply(self, statement: object) -> None:
         """Judge one statement; after the end only claims and the last builder phase's owed draws follow
-        (``GameState.apply``). A rejected statement leaves the state as it was."""
-        saved = (self.owed_seat, self.owed, self.stage)
+        (``GameState.apply``). A rejected statement leaves the state as it was.
+
+        Before the end the statement goes straight to its handler (``_HANDLERS``: what ``GameState.dispatch`` would
+        look up, without the lookup by name); after it, through ``GameState.apply`` and its after-end rule."""
+        owed_seat, owed, stage = self.owed_seat, self.owed, self.stage
         try:
-            self._decline_owed(statement)
-            if self.is_terminal() and isinstance(statement, GovernorMark | HandDeal | Actor):
-                self.seat_of(statement.player)  # a name that is no player is malformed, after the end too
-                if isinstance(statement, Actor) and not self.open_after_end(statement):
-                    raise self.after_end(statement.action.column)  # at the action, not the player
-            super().apply(statement)
+            if owed:
+                self._decline_owed(statement)
+            else:  # nothing owed (the common case): ``_decline_owed`` would only clear the seat
+                self.owed_seat = None
+            if stage == OVER:
+                if isinstance(statement, _NAMED_AFTER_END):
+                    self.seat_of(statement.player)  # a name that is no player is malformed, after the end too
+                    if isinstance(statement, Actor) and not self.open_after_end(statement):
+                        raise self.after_end(statement.action.column)  # at the action, not the player
+                super().apply(statement)
+                return
+            handler = _HANDLERS.get(type(statement)) if type(self) is SJState else None
+            if handler is None:  # a subclass, or not one of the game's statements: the core's dispatch
+                super().apply(statement)
+            else:
+                handler(self, statement)
         except RefereeError:
-            self.owed_seat, self.owed, self.stage = saved
+            self.owed_seat, self.owed, self.stage = owed_seat, owed, stage
             raise
+
+
+# The handler of each statement type, as ``GameState.dispatch`` finds it by name in ``SJState.handlers``.
+_HANDLERS: dict[type, Callable[[SJState, Any], None]] = {
+    kind: getattr(SJState, name) for kind, name in SJState.handlers.items()
+}
+_NAMED_AFTER_END = (GovernorMark, HandDeal, Actor)  # statements whose player is checked after the end too
 
 
 __all__ = [

@@ -4,11 +4,10 @@ the Market Stand's and Market Hall's draws."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 from referee.san_juan.base import ACTING, TILE
-from referee.san_juan.cards import GOODS
+from referee.san_juan.cards import GOOD_INDEX
 from referee.san_juan.codes import SJCode
+from referee.san_juan.ledger import subtract_counts
 from referee.san_juan.notation import Sell, TileMark
 from referee.san_juan.owed import OwedDraws
 
@@ -54,37 +53,47 @@ class TraderPhase(OwedDraws):
     def _sell(self, seat: int, action: Sell) -> None:
         player = self.p[seat]
         count = len(action.goods)
-        doubled = self._check_privilege_count(
+        # one good is always within the limit (it is at least 1): the privilege's count check only for more
+        doubled = count > 1 and self._check_privilege_count(
             seat, action.goods, self.sell_limit, SJCode.SELL_LIMIT, "sell", action.column
         )
-        sold: Counter = Counter()
+        sold: dict[str, int] = {}
+        goods = player.goods
         for good in action.goods:
-            sold[good.name] += 1
-            if sold[good.name] > player.goods[good.name]:
-                message = f"{player.name} has {player.goods[good.name]} {good.name} good(s)"
+            name = good.name
+            k = sold[name] = sold.get(name, 0) + 1
+            if k > goods.get(name, 0):
+                message = f"{player.name} has {goods.get(name, 0)} {name} good(s)"
                 raise self.fail(SJCode.NO_GOOD, message, good.column)
         prices = self.tiles[self.tile or next(iter(self.tiles))]
-        wanted = sum(prices[GOODS.index(good.name)] for good in action.goods)
+        wanted = 0
+        for good in action.goods:
+            wanted += prices[GOOD_INDEX[good.name]]
         due = self.capped(wanted, count)
-        self._check_count(
-            due,
-            wanted,
-            len(action.draws),
-            action.column,
-            lambda: f"selling {', '.join(sold.elements())} at tile {self.tile} draws {wanted} card(s)",
-        )
+        if due != wanted or len(action.draws) != due:  # else ``_check_count`` finds nothing wrong
+            self._check_count(
+                due,
+                wanted,
+                len(action.draws),
+                action.column,
+                lambda: (
+                    f"selling {', '.join(name for name, k in sold.items() for _ in range(k))} at tile {self.tile} "
+                    f"draws {wanted} card(s)"
+                ),
+            )
         self._check_draws(action.draws, count)
         # --- commit: the goods are discarded before the draws
         if doubled:
             self.library_used.add(seat)
-        player.goods -= sold
+        subtract_counts(goods, sold)
         self._discard_goods(count)
         self._draw_into_hand(seat, action.draws)
-        hall = count if self.options.market_hall_per_good else 1
-        self._set_owed(
-            seat,
-            {
-                "market stand": 1 if count >= 2 and self.works(seat, "Market Stand") else 0,
-                "market hall": hall if self.works(seat, "Market Hall") else 0,
-            },
-        )
+        stand = count >= 2 and self.works(seat, "Market Stand")
+        hall = (count if self.options.market_hall_per_good else 1) if self.works(seat, "Market Hall") else 0
+        if stand or hall > 0:
+            owed = {"market stand": 1} if stand else {}
+            if hall > 0:
+                owed["market hall"] = hall
+            self.owed_seat, self.owed = seat, owed
+        else:  # nothing owed (``_set_owed`` with nothing above 0)
+            self.owed_seat, self.owed = None, {}
