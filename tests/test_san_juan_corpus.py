@@ -4,6 +4,7 @@ records/san-juan/ is judged as its Expect tag states (a rejected statement leavi
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from pathlib import Path
@@ -18,6 +19,7 @@ from referee.san_juan import SanJuan
 from referee.san_juan.cards import CARDS, TOTAL_CARDS
 from referee.san_juan.options import FIRST_EDITION
 from referee.san_juan.play import random_game
+from referee.variant import Variant
 
 CORPUS = Path(__file__).parent.parent / "records" / "san-juan"
 NAMES = ["Anna", "Boris", "Clara", "Dmitri"]
@@ -69,6 +71,21 @@ def test_generated_games_replay_valid_with_the_same_scores(players: int, seed: i
     assert report.outcome.scores == state.outcome().scores
     assert report.outcome.winners == state.outcome().winners
     assert "final:" in text and "[Result " in text
+
+
+@pytest.mark.parametrize("seed", range(6))  # seeds 1, 2 and 3 end with a draw still owed
+def test_the_generator_writes_owed_draws_after_the_end_when_effects_are_mandatory(seed: int) -> None:
+    """With ``effects_optional = false`` a Carpenter's or Poor House's draw owed at the end must be written before
+    the final claim; the generator used to claim at once and stop."""
+    mandatory = dataclasses.replace(FIRST_EDITION, effects_optional=False)
+    players = 2 + seed % 3
+    text = SanJuan.play(NAMES[:players], random.Random(seed), mandatory, {})
+    (report,) = check_text(text, house_rule=_mandatory_rule())
+    assert report.verdict is Verdict.VALID, report.error and (report.error.line, report.error.message)
+
+
+def _mandatory_rule() -> Variant:
+    return Variant("mandatory effects", "san-juan", None, "", {"effects_optional": False}, None)
 
 
 def test_the_generator_is_deterministic() -> None:

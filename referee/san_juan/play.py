@@ -210,8 +210,8 @@ class Generator:
 
     def owed_draws(self, seat: int) -> None:
         state = self.state
-        if state.stage == OVER:
-            return  # the replay checks the Result tag the moment the game ends: no draws after it
+        if state.stage == OVER and self.options.effects_optional:
+            return  # optional draws after the end are left out (the game is settled at once); mandatory ones follow
         while state.owed_seat == seat and state.owed:
             source, count = next(iter(state.owed.items()))
             if source == "carpenter" or self.rng.random() < 0.9 or not self.options.effects_optional:
