@@ -348,6 +348,10 @@ class Referee:
             visitor.begin(record, game, state)
             self._replay(record, game, state, report, visitor)
         except RefereeError as error:
+            # A report outlives the replay: it keeps the error, not the frames it passed through or the exception it
+            # replaced (a 1,000-frame RecursionError of a hostile variant file), which would keep states alive and,
+            # once tblib is installed (Dask does), be pickled with it and overflow the stack.
+            error.__traceback__ = error.__context__ = error.__cause__ = None
             report.verdict, report.error = error.verdict, error
             if report.game is None:  # a problem in the tag section: the game is still named when the tag names one
                 found = find_game(record.tag("Game") or "")

@@ -72,3 +72,24 @@ def test_dask_gives_the_reports_of_one_process(cluster) -> None:
 def test_check_on_a_cluster_from_the_command_line(cluster) -> None:
     folder = str(RECORDS / "saint-petersburg" / "golden")
     assert rows("--dask", cluster.scheduler_address, folder) == rows("-j", "1", folder)
+
+
+def test_a_report_keeps_its_error_without_the_frames_it_came_through(tmp_path: Path) -> None:
+    """A hostile variant file overflows the TOML reader's stack; the report's error must not carry that
+    RecursionError or a traceback: Dask installs tblib, which pickles both, and the worker's result then failed to
+    send (and a kept traceback keeps the game's states alive)."""
+    import pickle
+
+    from referee.replay import check_file
+
+    deep = 'name = "x"\ngame = "saint-petersburg"\n[options]\nvariety_table = ' + "[" * 5000 + "]" * 5000 + "\n"
+    (tmp_path / "deep.toml").write_text(deep, encoding="utf-8")
+    record = tmp_path / "deep.rec"
+    record.write_text('[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Variant "deep.toml"]\n', encoding="utf-8")
+    (report,) = check_file(record)
+    assert report.error is not None and report.error.code == "bad-variant"
+    error = report.error
+    assert error.__traceback__ is None and error.__context__ is None and error.__cause__ is None
+    tblib = pytest.importorskip("tblib.pickling_support")
+    tblib.install()  # as importing distributed does
+    assert pickle.loads(pickle.dumps(report)).error.message == error.message
