@@ -36,6 +36,7 @@ from referee.santorini_new_york.notation import (
 )
 from referee.santorini_new_york.options import SNYOptions
 from referee.santorini_new_york.professions import legal_turns
+from referee.santorini_new_york.quick import quick_turn
 
 SETUP, REVEAL, TURNS, OVER = "setup", "reveal", "turns", "over"
 TERMINATIONS = {"climb": SNYTermination.CLIMB, "engineer-rooftop": SNYTermination.ENGINEER_ROOFTOP}
@@ -381,8 +382,12 @@ class SNYState(GameState):
     def judge_turn(self, st: TurnLine) -> tuple[int, Path]:
         """The seat playing a turn line and the legal turn it is; raises the line's error (nothing is changed)."""
         seat = self._turn_seat(st.player)
+        context = self.context(seat)
+        turn = quick_turn(context, self.pos, st.steps)  # the common lines, checked directly (a yes or a don't know)
+        if turn is not None:
+            return seat, turn
         written = written_steps(st.steps, self.board)
-        turn = find_turn(self.context(seat), self.pos, written)
+        turn = find_turn(context, self.pos, written)
         return seat, turn if turn is not None else self._judge_on_the_list(seat, st, written)
 
     def _judge_on_the_list(self, seat: int, st: TurnLine, written: list[Written]) -> Path:
