@@ -297,6 +297,16 @@ BLANKS = " \t"  # the grammar's whitespace within a line (WS)
 WORD_NAME = re.compile(r"\w+")  # a player name no keyword or other terminal can start (ASCII)
 
 
+# Lines as the referee writes them (``statement_text``), read by ``SNYLineParser.read_canonical``: a turn, a list
+# statement, a deal. A piece is printable ASCII without '"' or '#' (as PLAIN_LINE), no blank at either end, no
+# separator of its line.
+_TURN_PIECE = r"[!$-:<-~](?:[\t !$-:<-~]*[!$-:<-~])?"  # no ';'
+_LIST_PIECE = r"[!$-+\--~](?:[\t !$-+\--~]*[!$-+\--~])?"  # no ','
+CANONICAL_TURN = re.compile(rf"(\w+): ({_TURN_PIECE}(?:; {_TURN_PIECE})*)", re.ASCII)
+CANONICAL_LIST = re.compile(rf"(place|play|win|final): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
+CANONICAL_HAND = re.compile(rf"hand (\w+): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
+
+
 # keyword -> how its entries make the statement (keyword column, entries), as the transformer makes it
 LISTS: dict[str, Callable[[int, tuple[Any, ...]], object]] = {
     "place": lambda column, entries: Place(entries, column),
@@ -397,17 +407,69 @@ class SNYLineParser(LineParser):
         self._sny_placed: dict[tuple[str, str, int], Any] = {}  # (template head, piece, its start) -> entry
         self._sny_lines: dict[str, object] = {}  # plain lines read
         self._sny_rests: dict[tuple[str, str, int], tuple[Any, ...]] = {}  # (template head, rest, start) -> entries
+        self._sny_canonical: dict[tuple[str, str, int], Any] = {}  # (template head, piece, its column) -> entry
 
     def parse(self, text: str) -> object:
         statement = self._sny_lines.get(text)
         if statement is None:
-            statement = self.read_plain(text)
+            statement = self.read_canonical(text)
             if statement is None:
-                return super().parse(text)
+                statement = self.read_plain(text)
+                if statement is None:
+                    return super().parse(text)
             if len(self._sny_lines) >= self.PIECE_LIMIT:
                 self._sny_lines.clear()
             self._sny_lines[text] = statement
         return statement
+
+    def read_canonical(self, text: str) -> object | None:
+        """``read_plain`` for a line written the way the referee writes lines (``statement_text``: one blank after
+        the colon and after each separator, none before): the same pieces read by the same ``_piece``, without
+        searching for the blanks; None for any other line, or one a piece of which does not read (then
+        ``read_plain`` decides)."""
+        if len(text) > 256:
+            return None
+        found = CANONICAL_TURN.fullmatch(text)
+        if found is not None and found.group(1).lower() not in RESERVED_WORDS:  # else a statement keyword's line
+            name = found.group(1)
+            steps = self._canonical_entries("x:", found.group(2), "; ", len(name) + 3)
+            if steps is None:
+                return None
+            return TurnLine(NameRef(name, 1), steps, step_end(steps[-1]))
+        found = CANONICAL_LIST.fullmatch(text)
+        if found is not None:
+            key = found.group(1)
+            entries = self._canonical_entries(key + ":", found.group(2), ", ", len(key) + 3)
+            return None if entries is None else LISTS[key](1, entries)
+        found = CANONICAL_HAND.fullmatch(text)
+        if found is not None:
+            player = found.group(1)
+            if player.lower() in RESERVED_WORDS:
+                return None
+            cards = self._canonical_entries("hand x:", found.group(2), ", ", len(player) + 8)
+            if cards is None:
+                return None
+            return HandDeal(NameRef(player, 6), cards, 1, cards[-1].end_column)
+        return None
+
+    def _canonical_entries(self, template: str, rest: str, separator: str, column: int) -> tuple[Any, ...] | None:
+        """The entries of ``rest`` (pieces without blanks around them, between ``separator``s), the first at
+        ``column`` of its line, each read by ``_piece`` once per piece and column."""
+        placed = self._sny_canonical
+        out = []
+        for piece in rest.split(separator):
+            key = (template, piece, column)
+            entry = placed.get(key)
+            if entry is None:
+                entry = self._piece(template, piece, column)
+                if entry is None:
+                    return None
+                if len(placed) >= self.PIECE_LIMIT:
+                    placed.clear()
+                placed[key] = entry
+            out.append(entry)
+            column += len(piece) + len(separator)
+        return tuple(out)
 
     def read_plain(self, text: str) -> object | None:
         """The statement of a plain line read piece by piece, or None (then it is parsed whole)."""
@@ -454,14 +516,9 @@ class SNYLineParser(LineParser):
                 stripped = piece.strip(BLANKS)
                 if not stripped:
                     return None
-                column = offset + len(piece) - len(piece.lstrip(BLANKS)) + 1
-                entry = read_step(stripped, column) if template == "x:" else None
+                entry = self._piece(template, stripped, offset + len(piece) - len(piece.lstrip(BLANKS)) + 1)
                 if entry is None:
-                    found = self._entry_of(template, stripped)
-                    if found is None:
-                        return None
-                    unplaced, size = found
-                    entry = moved(unplaced, column - size - 2)
+                    return None
                 if len(self._sny_placed) >= self.PIECE_LIMIT:
                     self._sny_placed.clear()
                 self._sny_placed[key] = entry
@@ -472,6 +529,19 @@ class SNYLineParser(LineParser):
             self._sny_rests.clear()
         self._sny_rests[whole] = entries
         return entries
+
+    def _piece(self, template: str, piece: str, column: int) -> Any | None:
+        """A piece (no blanks around it) at ``column`` of its line read as the one entry of a template line: a step
+        in its plain form by ``read_step``, anything else by the whole grammar (``_entry_of``); None when it does
+        not read so."""
+        entry = read_step(piece, column) if template == "x:" else None
+        if entry is None:
+            found = self._entry_of(template, piece)
+            if found is None:
+                return None
+            unplaced, size = found
+            entry = moved(unplaced, column - size - 2)
+        return entry
 
     def _entry_of(self, template: str, piece: str) -> tuple[Any, int] | None:
         """A piece read as the only entry of ``TEMPLATE PIECE`` (the whole grammar), and the template's length; None
