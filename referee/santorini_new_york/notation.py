@@ -408,15 +408,17 @@ class SNYLineParser(LineParser):
         self._sny_lines: dict[str, object] = {}  # plain lines read
         self._sny_rests: dict[tuple[str, str, int], tuple[Any, ...]] = {}  # (template head, rest, start) -> entries
         self._sny_canonical: dict[tuple[str, str, int], Any] = {}  # (template head, piece, its column) -> entry
+        self._sny_names: dict[tuple[str, int], NameRef] = {}  # (player, column) -> the name there
 
     def parse(self, text: str) -> object:
+        statement = self.read_canonical(text)  # not kept: reading it again is cheap, and a kept line is garbage
+        if statement is not None:  # the collector must visit again and again
+            return statement
         statement = self._sny_lines.get(text)
         if statement is None:
-            statement = self.read_canonical(text)
+            statement = self.read_plain(text)
             if statement is None:
-                statement = self.read_plain(text)
-                if statement is None:
-                    return super().parse(text)
+                return super().parse(text)
             if len(self._sny_lines) >= self.PIECE_LIMIT:
                 self._sny_lines.clear()
             self._sny_lines[text] = statement
@@ -435,7 +437,7 @@ class SNYLineParser(LineParser):
             steps = self._canonical_entries("x:", found.group(2), "; ", len(name) + 3)
             if steps is None:
                 return None
-            return TurnLine(NameRef(name, 1), steps, step_end(steps[-1]))
+            return TurnLine(self._name_at(name, 1), steps, step_end(steps[-1]))
         found = CANONICAL_LIST.fullmatch(text)
         if found is not None:
             key = found.group(1)
@@ -449,8 +451,18 @@ class SNYLineParser(LineParser):
             cards = self._canonical_entries("hand x:", found.group(2), ", ", len(player) + 8)
             if cards is None:
                 return None
-            return HandDeal(NameRef(player, 6), cards, 1, cards[-1].end_column)
+            return HandDeal(self._name_at(player, 6), cards, 1, cards[-1].end_column)
         return None
+
+    def _name_at(self, name: str, column: int) -> NameRef:
+        """A player's name at a column, one object for all the lines that have it there."""
+        key = (name, column)
+        found = self._sny_names.get(key)
+        if found is None:
+            if len(self._sny_names) >= self.PIECE_LIMIT:
+                self._sny_names.clear()
+            found = self._sny_names[key] = NameRef(name, column)
+        return found
 
     def _canonical_entries(self, template: str, rest: str, separator: str, column: int) -> tuple[Any, ...] | None:
         """The entries of ``rest`` (pieces without blanks around them, between ``separator``s), the first at
