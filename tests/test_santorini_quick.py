@@ -180,7 +180,8 @@ class QuickCheck(Differential):
                 continue
             self.lines += 1
             self.yes += agrees(state, line, text) is not None
-            if count and state.played[seat][0] in QUICK and reference_path(state, line) is not None:
+            quick_card = state.played[seat][0] in QUICK and not state.supply.finite  # a limited supply: find_turn's
+            if count and quick_card and reference_path(state, line) is not None:
                 self.legal += 1
                 self.legal_yes += quick_turn(state.context(seat), state.pos, line.steps) is not None
 
@@ -212,7 +213,7 @@ def test_every_turn_the_quick_judge_takes_is_the_reference_turn() -> None:
         lines, yes = lines + check.lines, yes + check.yes
         legal, legal_yes = legal + check.legal, legal_yes + check.legal_yes
     assert lines >= 200 * GAMES, lines
-    assert yes > 0.1 * lines, (yes, lines)  # the quick judge is really used ...
+    assert yes > 0.05 * lines, (yes, lines)  # the quick judge is really used ...
     assert legal_yes > 0.8 * legal, (legal_yes, legal)  # ... on most legal lines of its cards
     print(f"{lines} lines, {yes} taken by the quick judge; {legal_yes} of {legal} legal lines of its cards")
 

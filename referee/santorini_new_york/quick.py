@@ -78,86 +78,76 @@ def subway_move(t: TurnContext, pos: Position, frm: int, to: int) -> bool:
     return False
 
 
-# ------------------------------------------------------------------------------------------------ the builds
-def _builds(steps: tuple[Step, ...], start: int, names: dict[str, int]) -> list[tuple[int, int | None]] | None:
-    """The cells and claims of the record's builds from ``steps[start]`` on, every one of them a build (None: a step
-    of another kind, or a square that is no space)."""
-    out: list[tuple[int, int | None]] = []
-    for index in range(start, len(steps)):
-        step = steps[index]
-        if type(step) is not BuildStep:
-            return None
-        for target in step.targets:
-            cell = names.get(target.square.name)
-            if cell is None:
-                return None
-            out.append((cell, target.claim))
-    return out
-
-
-def _build(t: TurnContext, p: Path, at: int, cell: int, claim: int | None) -> Path | None:
-    """``TurnContext.build`` of a block or rooftop next to ``at`` (``TurnContext.build_spaces``), its level as
-    claimed; None when the card's build does not allow it."""
-    pos = p.pos
-    if cell not in t.geo.neighbours[at] or not _free(pos, cell):
-        return None
-    level = ROOF if pos.height[cell] == 3 else pos.height[cell] + 1
-    if claim is not None and claim != level:
-        return None
-    if t.supply.finite and not t.supply.has(pos, level):
-        return None
-    wins = level == ROOF and t.profession == "Engineer" and t.seat == t.holder
-    act = _new(Act, ("build", cell, cell, level))
-    return p.then(act, pos.built(cell), t.seat if wins else None, "engineer-rooftop" if wins else None)
-
-
-def one_build(t: TurnContext, p: Path, at: int, builds: list[tuple[int, int | None]]) -> Path | None:
-    """``engine.one_build``: exactly one build next to the moved worker."""
-    if len(builds) != 1:
-        return None
-    return _build(t, p, at, *builds[0])
-
-
-def two_builds(t: TurnContext, p: Path, at: int, builds: list[tuple[int, int | None]]) -> Path | None:
-    """``professions.two_builds`` (Iron Worker): two builds on two different spaces next to the moved worker."""
-    if len(builds) != 2 or builds[0][0] == builds[1][0]:
-        return None
-    once = _build(t, p, at, *builds[0])
-    return None if once is None else _build(t, once, at, *builds[1])
-
-
-Builder = Callable[[TurnContext, Path, int, list[tuple[int, int | None]]], Path | None]
-
-
+# ------------------------------------------------------------------------------------------------ move and build
 def move_then_build(
-    t: TurnContext, p: Path, steps: tuple[Step, ...], index: int, names: dict[str, int], moves: Mover, builds: Builder
+    t: TurnContext,
+    pos: Position,
+    steps: tuple[Step, ...],
+    index: int,
+    moves: Mover,
+    builds: int,
+    acts: tuple[Act, ...] = (),
+    tags: frozenset[str] = _NO_TAGS,
+    points: tuple[tuple[str, tuple], ...] = (),
 ) -> Path | None:
-    """``engine.move_then_build`` for the record's move ``steps[index]`` of one of the player's workers, then its
-    builds: a winning move ends the turn (nothing may follow it)."""
+    """``engine.move_then_build`` for the record's move ``steps[index]`` (after ``acts``, which led to ``pos``),
+    then its builds — ``builds`` of them on as many different spaces next to the moved worker (``engine.one_build``,
+    ``professions.two_builds``), each as ``TurnContext.build`` makes it (the Engineer's rooftop wins). A winning move
+    ends the turn (nothing may follow it). The supply is unlimited (``quick_turn``), and the builds are on different
+    spaces, so each build is judged on the position after the move; the turn's position is made once, at the end."""
     step = steps[index]
     if type(step) is not MoveStep:
         return None
+    names = space_names(t.geo)
     frm, to = names.get(step.frm.name), names.get(step.to.name)
-    pos = p.pos
-    if frm is None or to is None or pos.workers.get(frm) != t.seat or not moves(t, pos, frm, to):
+    workers, height, seat = pos.workers, pos.height, t.seat
+    if frm is None or to is None or workers.get(frm) != seat or not moves(t, pos, frm, to):
         return None
-    wins = t.seat == t.holder and pos.height[frm] == 2 and pos.height[to] == 3
-    moved = p.then(
-        _new(Act, ("move", frm, to, 0)), pos.moved(frm, to), t.seat if wins else None, "climb" if wins else None
-    )
-    if wins:
-        return moved if index + 1 == len(steps) else None
-    found = _builds(steps, index + 1, names)
-    return None if found is None else builds(t, moved, to, found)
+    move = _new(Act, ("move", frm, to, 0))
+    moved = dict(workers)
+    moved[to] = moved.pop(frm)
+    if seat == t.holder and height[frm] == 2 and height[to] == 3:  # the climb wins
+        if index + 1 != len(steps):
+            return None
+        return _new(
+            Path, ((*acts, move), Position(height, pos.roof, pos.sky, moved), tags, points, seat, "climb", None)
+        )
+    out = [*acts, move]
+    near, sky, roof = t.geo.neighbours[to], pos.sky, pos.roof
+    levels = list(height)
+    roofs = roof
+    winner = win_kind = None
+    for later in steps[index + 1 :]:
+        if type(later) is not BuildStep:
+            return None
+        for target in later.targets:
+            cell = names.get(target.square.name)
+            if cell is None or cell not in near or cell in moved or cell in sky or cell in roofs:
+                return None  # not a space next to the worker, or occupied (a rooftop built this turn included)
+            if levels[cell] != height[cell]:
+                return None  # built on already this turn: the builds are on different spaces
+            level = ROOF if height[cell] == 3 else height[cell] + 1
+            if target.claim is not None and target.claim != level:
+                return None
+            if level == ROOF:
+                roofs = roofs | {cell}
+                if t.profession == "Engineer" and seat == t.holder:
+                    winner, win_kind = seat, "engineer-rooftop"
+            else:
+                levels[cell] = level
+            out.append(_new(Act, ("build", cell, cell, level)))
+    if len(out) != len(acts) + 1 + builds:
+        return None
+    new = Position(tuple(levels), roofs, sky, moved)
+    return _new(Path, (tuple(out), new, tags, points, winner, win_kind, None))
 
 
 # ------------------------------------------------------------------------------------------------ the cards
-def plain_card(moves: Mover, builds: Builder) -> Callable[[TurnContext, Position, tuple[Step, ...]], Path | None]:
+def plain_card(moves: Mover, builds: int) -> Callable[[TurnContext, Position, tuple[Step, ...]], Path | None]:
     """A card without an "if possible" effect whose turn is a move and its builds (``professions.each_worker``)."""
 
     def judge(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path | None:
-        start = _new(Path, ((), pos, _NO_TAGS, (), None, None, None))
-        return move_then_build(t, start, steps, 0, space_names(t.geo), moves, builds)
+        return move_then_build(t, pos, steps, 0, moves, builds)
 
     return judge
 
@@ -187,15 +177,13 @@ def engineer(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path | N
     if not sky:
         if spaces:
             return None
-        start = _new(Path, ((), pos, _NO_TAGS, point, None, None, None))
-        return move_then_build(t, start, steps, 0, names, plain_move, one_build)
+        return move_then_build(t, pos, steps, 0, plain_move, 1, (), _NO_TAGS, point)
     assert isinstance(first, SkyscraperStep)
     cell = names.get(first.square.name)
     if cell is None or cell not in spaces:
         return None
     act = _new(Act, ("sky", cell, cell, 0))
-    start = _new(Path, ((act,), pos.with_skyscraper(cell), _SKY_TAGS, point, None, None, None))
-    return move_then_build(t, start, steps, 1, names, plain_move, one_build)
+    return move_then_build(t, pos.with_skyscraper(cell), steps, 1, plain_move, 1, (act,), _SKY_TAGS, point)
 
 
 def nypd_officer(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path | None:
@@ -207,8 +195,7 @@ def nypd_officer(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path
     names = space_names(t.geo)
     first = steps[0]
     if type(first) is not ForceStep:
-        start = _new(Path, ((), pos, _NO_TAGS, (), None, None, None))
-        return move_then_build(t, start, steps, 0, names, plain_move, one_build)
+        return move_then_build(t, pos, steps, 0, plain_move, 1)
     if len(steps) < 2 or type(steps[1]) is not MoveStep:
         return None
     mover = steps[1]
@@ -226,9 +213,8 @@ def nypd_officer(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path
         return None
     if geo.step(other, direction) != back or not _free(pos, back) or pos.height[other] > pos.height[w] + 1:
         return None
-    act = _new(Act, ("force", other, back, 0))
-    pushed = _new(Path, ((act,), pos.moved(other, back), _NO_TAGS, (), None, None, None))  # optional: no tag
-    return move_then_build(t, pushed, steps, 1, names, _onto_pushed, one_build)
+    act = _new(Act, ("force", other, back, 0))  # the push is optional: no effect tag
+    return move_then_build(t, pos.moved(other, back), steps, 1, _onto_pushed, 1, (act,))
 
 
 def _onto_pushed(t: TurnContext, pos: Position, frm: int, to: int) -> bool:
@@ -238,9 +224,9 @@ def _onto_pushed(t: TurnContext, pos: Position, frm: int, to: int) -> bool:
 
 QUICK: dict[str, Callable[[TurnContext, Position, tuple[Step, ...]], Path | None]] = {
     "Engineer": engineer,
-    "Iron Worker": plain_card(plain_move, two_builds),
+    "Iron Worker": plain_card(plain_move, 2),
     "NYPD Officer": nypd_officer,
-    "Subway Operator": plain_card(subway_move, one_build),
+    "Subway Operator": plain_card(subway_move, 1),
 }
 # The cards of the first-game deck (rules §1.3), by far the most played.
 
@@ -248,4 +234,6 @@ QUICK: dict[str, Callable[[TurnContext, Position, tuple[Step, ...]], Path | None
 def quick_turn(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path | None:
     """The legal turn the record's steps are, when the quick judge is sure of it; None otherwise (ask find_turn)."""
     judge = QUICK.get(t.profession)
-    return None if judge is None or not steps else judge(t, pos, steps)
+    if judge is None or not steps or t.supply.finite:  # a limited supply: each build's piece counted, by find_turn
+        return None
+    return judge(t, pos, steps)
