@@ -26,12 +26,16 @@ from referee.santorini_new_york.cards import Card, card_order
 DECK, DISCARD, OUT = "deck", "discard", "out"
 
 
+_HANDS = tuple(f"hand {seat}" for seat in range(8))  # the places' names, made once (every deal and play asks)
+_PLAYED = tuple(f"played {seat}" for seat in range(8))
+
+
 def hand(seat: int) -> str:
-    return f"hand {seat}"
+    return _HANDS[seat] if 0 <= seat < 8 else f"hand {seat}"
 
 
 def played(seat: int) -> str:
-    return f"played {seat}"
+    return _PLAYED[seat] if 0 <= seat < 8 else f"played {seat}"
 
 
 class CardError(Exception):
@@ -160,10 +164,14 @@ class CardTracker:
 
     def move_all(self, place: str, to: str) -> None:
         """Every card of a place goes to another (played cards to the discard pile, an eliminated hand)."""
+        self.move_every((place,), to)
+
+    def move_every(self, places: tuple[str, ...], to: str) -> None:
+        """Every card of some places goes to another (``move_all`` of each, in one pass)."""
         known, masks = self.known, self.masks
-        for card in [card for card, where in known.items() if where == place]:
+        for card in [card for card, where in known.items() if where in places]:
             known[card] = to
-        for key in [key for key in masks if key[0] == place]:
+        for key in [key for key in masks if key[0] in places]:
             count = masks.pop(key)
             moved = (to, key[1])
             masks[moved] = masks.get(moved, 0) + count

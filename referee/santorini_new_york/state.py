@@ -8,6 +8,7 @@ only stored at the end), so a rejected statement leaves the state as it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from referee.errors import RecordCode, malformed
@@ -93,7 +94,11 @@ class SNYState(GameState):
         if self.stage == OVER:
             super().apply(statement)  # only claims may follow the end
         else:
-            self.dispatch(statement)
+            handler = _HANDLERS.get(type(statement))
+            if handler is None:  # pragma: no cover - the grammar yields only handled types
+                self.dispatch(statement)
+            else:
+                handler(self, statement)  # ``GameState.dispatch`` without looking the method up by name
 
     def settled(self) -> bool:
         return self.stage == OVER
@@ -365,7 +370,9 @@ class SNYState(GameState):
 
     # ------------------------------------------------------------------------------------------------ turns
     def _turn_seat(self, player: NameRef) -> int:
-        seat = self.seat_of(player)
+        seat = self.seats.get(player.name)
+        if seat is None:
+            seat = self.seat_of(player)  # raises: not a player
         if seat in self.out:
             raise self.fail(SNYCode.ELIMINATED, f"{player.name} is out of the game", player.column)
         if self.stage != TURNS:
@@ -472,8 +479,7 @@ class SNYState(GameState):
         self.turn += 1
         if self.turn < len(self.order):
             return
-        for seat in self.played:
-            self.tracker.move_all(played(seat), DISCARD)
+        self.tracker.move_every(tuple(played(seat) for seat in self.played), DISCARD)
         if self.round % self.options.refill_period == 0:
             self.tracker.shuffle(DISCARD)
             self.refill_due = set(self.in_game())
@@ -513,5 +519,10 @@ class SNYState(GameState):
             self.final_claimed,
         )
 
+
+# statement class -> its handler (``SNYState.handlers``, the functions themselves)
+_HANDLERS: dict[type, Callable[[SNYState, Any], None]] = {
+    kind: getattr(SNYState, name) for kind, name in SNYState.handlers.items()
+}
 
 __all__ = ["OVER", "REVEAL", "SETUP", "TURNS", "SNYState"]
