@@ -55,10 +55,13 @@ def quick_options(rng: random.Random) -> SNYOptions:
     options = dataclasses.replace(options, **flips)  # type: ignore[arg-type]
     if rng.random() < 0.3:
         options = dataclasses.replace(options, if_possible_scope="turn")
-    if rng.random() < 0.2:
+    roll = rng.random()
+    if roll < 0.15:
         options = dataclasses.replace(
             options, supply_blocks_1=12, supply_blocks_2=10, supply_blocks_3=6, supply_rooftops=4, supply_skyscrapers=3
         )
+    elif roll < 0.3:  # only the skyscrapers run out (the quick judge counts them)
+        options = dataclasses.replace(options, supply_skyscrapers=rng.choice((1, 2, 3)))
     return options
 
 

@@ -169,18 +169,22 @@ def engineer(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path | N
     if w is None or pos.workers.get(w) != t.seat:
         return None
     # the workers the skyscraper may go next to: those of the turns a search for it would look at (any worker's
-    # turn when the if-possible scope is the whole turn)
+    # turn when the if-possible scope is the whole turn); ``TurnContext.skyscraper_spaces`` asked of one space
     whole = not sky and t.options.if_possible_scope == "turn"
     near = [w] if t.options.engineer_skyscraper_by_mover and not whole else t.own(pos)
-    spaces = t.skyscraper_spaces(pos, near)
+    neighbours, height = t.geo.neighbours, pos.height
     point = ((SKYSCRAPER, (w,)),)
     if not sky:
-        if spaces:
+        if t.supply.has_skyscraper(pos) and any(
+            height[cell] == 0 and _free(pos, cell) for worker in near for cell in neighbours[worker]
+        ):
             return None
         return move_then_build(t, pos, steps, 0, plain_move, 1, (), _NO_TAGS, point)
     assert isinstance(first, SkyscraperStep)
     cell = names.get(first.square.name)
-    if cell is None or cell not in spaces:
+    if cell is None or height[cell] != 0 or not _free(pos, cell) or not t.supply.has_skyscraper(pos):
+        return None
+    if not any(cell in neighbours[worker] for worker in near):
         return None
     act = _new(Act, ("sky", cell, cell, 0))
     return move_then_build(t, pos.with_skyscraper(cell), steps, 1, plain_move, 1, (act,), _SKY_TAGS, point)
