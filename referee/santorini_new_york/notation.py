@@ -302,7 +302,8 @@ WORD_NAME = re.compile(r"\w+")  # a player name no keyword or other terminal can
 # separator of its line.
 _TURN_PIECE = r"[!$-:<-~](?:[\t !$-:<-~]*[!$-:<-~])?"  # no ';'
 _LIST_PIECE = r"[!$-+\--~](?:[\t !$-+\--~]*[!$-+\--~])?"  # no ','
-CANONICAL_TURN = re.compile(rf"(\w+): ({_TURN_PIECE}(?:; {_TURN_PIECE})*)", re.ASCII)
+_KEYWORD = "|".join(sorted(RESERVED_WORDS))
+CANONICAL_TURN = re.compile(rf"(?!(?i:{_KEYWORD}):)(\w+): ({_TURN_PIECE}(?:; {_TURN_PIECE})*)", re.ASCII)
 CANONICAL_LIST = re.compile(rf"(place|play|win|final): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
 CANONICAL_HAND = re.compile(rf"hand (\w+): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
 
@@ -431,13 +432,14 @@ class SNYLineParser(LineParser):
         ``read_plain`` decides)."""
         if len(text) > 256:
             return None
-        found = CANONICAL_TURN.fullmatch(text)
-        if found is not None and found.group(1).lower() not in RESERVED_WORDS:  # else a statement keyword's line
-            name = found.group(1)
-            steps = self._canonical_entries("x:", found.group(2), "; ", len(name) + 3)
+        found = CANONICAL_TURN.fullmatch(text)  # a name that is no statement keyword (ruling 17)
+        if found is not None:
+            name, rest = found.groups()
+            steps = self._canonical_entries("x:", rest, "; ", len(name) + 3)
             if steps is None:
                 return None
-            return TurnLine(self._name_at(name, 1), steps, step_end(steps[-1]))
+            # the line ends with the last step's last token (no blank follows it): its end is the line's
+            return TurnLine(self._name_at(name, 1), steps, len(text) + 1)
         found = CANONICAL_LIST.fullmatch(text)
         if found is not None:
             key = found.group(1)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from referee.santorini_new_york.board import DIAGONAL, Geometry
+from referee.santorini_new_york.board import DIAGONAL
 from referee.santorini_new_york.engine import ROOF, Act, Path, Position, TurnContext
 from referee.santorini_new_york.notation import BuildStep, ForceStep, MoveStep, SkyscraperStep, Step
 from referee.santorini_new_york.professions import SKYSCRAPER
@@ -24,21 +24,6 @@ from referee.santorini_new_york.professions import SKYSCRAPER
 _new = tuple.__new__  # as in engine: a named tuple from all its fields at once
 _NO_TAGS: frozenset[str] = frozenset()
 _SKY_TAGS = frozenset((SKYSCRAPER,))
-
-# board -> its spaces by square name (a record's square names are lower case); void cells and names off the grid are
-# not in it (the quick judge then leaves the line to find_turn, which names the problem).
-_SPACES: dict[int, tuple[Geometry, dict[str, int]]] = {}
-
-
-def space_names(geo: Geometry) -> dict[str, int]:
-    """The board's spaces by their square names, made once per geometry (kept by identity, as ``Geometry.of``)."""
-    held = _SPACES.get(id(geo))
-    if held is None or held[0] is not geo:
-        if len(_SPACES) >= 64:
-            _SPACES.clear()
-        board = geo.board
-        held = _SPACES[id(geo)] = (geo, {board.square(cell): cell for cell in board.spaces})
-    return held[1]
 
 
 def _free(pos: Position, cell: int) -> bool:
@@ -98,7 +83,7 @@ def move_then_build(
     step = steps[index]
     if type(step) is not MoveStep:
         return None
-    names = space_names(t.geo)
+    names = t.geo.space_names
     frm, to = names.get(step.frm.name), names.get(step.to.name)
     workers, height, seat = pos.workers, pos.height, t.seat
     if frm is None or to is None or workers.get(frm) != seat or not moves(t, pos, frm, to):
@@ -157,7 +142,7 @@ def engineer(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path | N
     the moving worker (or either worker, engineer_skyscraper_by_mover off); or ``move w-b; build c`` when no
     skyscraper space exists at all (then no turn performs the if-possible skyscraper, whatever its scope: otherwise
     whether one does is a search, left to find_turn)."""
-    names = space_names(t.geo)
+    names = t.geo.space_names
     first = steps[0]
     sky = type(first) is SkyscraperStep
     index = 1 if sky else 0
@@ -196,7 +181,7 @@ def nypd_officer(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path
     one more step in that direction, a space and unoccupied (any height), and ``w`` able to climb onto ``o``."""
     if not t.options.nypd_push_optional:
         return None
-    names = space_names(t.geo)
+    names = t.geo.space_names
     first = steps[0]
     if type(first) is not ForceStep:
         return move_then_build(t, pos, steps, 0, plain_move, 1)
