@@ -7,7 +7,8 @@ grammar alone. On every body line of the Santorini records (``records/``, the ho
 with random decks, boards and house rules) and on fuzzed lines made from them (tokens swapped, dropped or doubled,
 case changed, blanks added or removed around separators, squares, names, keywords and cards replaced, lines cut),
 both give the same statement (every field, columns included) or the same error (code, column, message); the canonical
-reader's statement is the piece-by-piece reader's; and the canonical reader reads nearly every generated line.
+reader's statement is the piece-by-piece reader's (where that reads the line); and the canonical reader reads nearly
+every generated line.
 ``SNY_EQUIVALENCE_FUZZ=N`` sets the number of fuzzed lines.
 """
 
@@ -90,7 +91,8 @@ def assert_same(lines: list[str]) -> int:
         statement = canonical_reader.read_canonical(line)
         if statement is not None:
             canonical += 1
-            if statement != expected or statement != pieces.read_plain(line):
+            piecewise = pieces.read_plain(line)  # None for a loss line (the grammar's)
+            if statement != expected or (piecewise is not None and statement != piecewise):
                 problems.append((line, expected, ("canonical", statement)))
     assert not problems, "\n".join(f"{line!r}:\n  lark: {want}\n  fast: {got}" for line, want, got in problems[:20])
     return canonical
@@ -155,8 +157,11 @@ def test_every_corpus_line_reads_as_lark_reads_it() -> None:
 
 
 def test_the_canonical_reader_reads_nearly_every_generated_line() -> None:
-    lines = [line for line in generated_lines() if ":" in line]  # 'round N' is no canonical line of its own
-    assert assert_same(lines) > 0.95 * len(lines)
+    # 'round N' and the setup 'skyscraper: SQ' (once a game at most) are left to the grammar
+    lines = [line for line in generated_lines() if ":" in line and not line.startswith("skyscraper:")]
+    assert assert_same(lines) == len(lines)
+    losses = [line for line in corpus_lines() if ": loses " in line and not {"#", ";"} & set(line)]
+    assert losses and assert_same(losses) == len(losses)
 
 
 def test_every_fuzzed_line_reads_as_lark_reads_it() -> None:

@@ -304,6 +304,7 @@ _TURN_PIECE = r"[!$-:<-~](?:[\t !$-:<-~]*[!$-:<-~])?"  # no ';'
 _LIST_PIECE = r"[!$-+\--~](?:[\t !$-+\--~]*[!$-+\--~])?"  # no ','
 _KEYWORD = "|".join(sorted(RESERVED_WORDS))
 CANONICAL_TURN = re.compile(rf"(?!(?i:{_KEYWORD}):)(\w+): ({_TURN_PIECE}(?:; {_TURN_PIECE})*)", re.ASCII)
+CANONICAL_LOSS = re.compile(r"loses ([a-z][0-9]+)", re.ASCII)  # the whole action of a turn line
 CANONICAL_LIST = re.compile(rf"(place|play|win|final): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
 CANONICAL_HAND = re.compile(rf"hand (\w+): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
 
@@ -428,13 +429,16 @@ class SNYLineParser(LineParser):
     def read_canonical(self, text: str) -> object | None:
         """``read_plain`` for a line written the way the referee writes lines (``statement_text``: one blank after
         the colon and after each separator, none before): the same pieces read by the same ``_piece``, without
-        searching for the blanks; None for any other line, or one a piece of which does not read (then
-        ``read_plain`` decides)."""
+        searching for the blanks (and a worker loss, ``Anna: loses c2``, which ``read_plain`` leaves to the grammar);
+        None for any other line, or one a piece of which does not read (then ``read_plain`` decides)."""
         if len(text) > 256:
             return None
         found = CANONICAL_TURN.fullmatch(text)  # a name that is no statement keyword (ruling 17)
         if found is not None:
             name, rest = found.groups()
+            loss = CANONICAL_LOSS.fullmatch(rest)
+            if loss is not None:  # (as a piece 'loses SQ' reads as no step: read_plain leaves the line to the grammar)
+                return LossLine(self._name_at(name, 1), Square(loss.group(1), len(name) + 9), len(name) + 3)
             steps = self._canonical_entries("x:", rest, "; ", len(name) + 3)
             if steps is None:
                 return None
