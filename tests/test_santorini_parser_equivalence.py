@@ -187,3 +187,13 @@ def test_the_canonical_reader_leaves_other_forms_to_the_piece_reader() -> None:
     assert parser.read_canonical("Anna: move b2-c2; build c1, b1=2") == parser.parse_whole(
         "Anna: move b2-c2; build c1, b1=2"
     )
+
+
+def test_the_pieces_kept_are_bounded_and_a_full_cache_reads_the_same() -> None:
+    parser, plain = SNYLineParser(), SNYLineParser()
+    parser.PIECE_LIMIT = 7
+    for index in range(200):
+        line = f"Anna: move a{index % 9 + 1}-b{index % 7 + 1}; build c{index % 5 + 1}=1, d{index % 11 + 1}"
+        assert parser.parse(line) == plain.parse_whole(line)
+        kept = sum(len(pieces) for columns in parser._sny_canonical.values() for pieces in columns.values())
+        assert kept == parser._sny_kept <= 7

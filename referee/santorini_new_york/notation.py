@@ -409,7 +409,8 @@ class SNYLineParser(LineParser):
         self._sny_placed: dict[tuple[str, str, int], Any] = {}  # (template head, piece, its start) -> entry
         self._sny_lines: dict[str, object] = {}  # plain lines read
         self._sny_rests: dict[tuple[str, str, int], tuple[Any, ...]] = {}  # (template head, rest, start) -> entries
-        self._sny_canonical: dict[tuple[str, str, int], Any] = {}  # (template head, piece, its column) -> entry
+        self._sny_canonical: dict[str, dict[int, dict[str, Any]]] = {}  # template head -> column -> piece -> entry
+        self._sny_kept = 0  # pieces in _sny_canonical
         self._sny_names: dict[tuple[str, int], NameRef] = {}  # (player, column) -> the name there
 
     def parse(self, text: str) -> object:
@@ -472,19 +473,28 @@ class SNYLineParser(LineParser):
 
     def _canonical_entries(self, template: str, rest: str, separator: str, column: int) -> tuple[Any, ...] | None:
         """The entries of ``rest`` (pieces without blanks around them, between ``separator``s), the first at
-        ``column`` of its line, each read by ``_piece`` once per piece and column."""
-        placed = self._sny_canonical
+        ``column`` of its line, each read by ``_piece`` once per piece and column (kept by template and column, then
+        by piece: no key to build)."""
+        columns = self._sny_canonical.get(template)
+        if columns is None:
+            columns = self._sny_canonical[template] = {}
         out = []
         for piece in rest.split(separator):
-            key = (template, piece, column)
-            entry = placed.get(key)
+            placed = columns.get(column)
+            if placed is None:
+                placed = columns[column] = {}
+            entry = placed.get(piece)
             if entry is None:
                 entry = self._piece(template, piece, column)
                 if entry is None:
                     return None
-                if len(placed) >= self.PIECE_LIMIT:
-                    placed.clear()
-                placed[key] = entry
+                self._sny_kept += 1
+                if self._sny_kept > self.PIECE_LIMIT:  # at most PIECE_LIMIT pieces kept in all
+                    self._sny_canonical.clear()
+                    self._sny_kept = 1
+                    columns = self._sny_canonical[template] = {}
+                    placed = columns[column] = {}
+                placed[piece] = entry
             out.append(entry)
             column += len(piece) + len(separator)
         return tuple(out)
