@@ -139,10 +139,16 @@ class CardTracker:
         if where is not None:
             raise CardError("it is known to be elsewhere", where)
         bit = self.bits.get(card, 0)
-        groups = [key for key in self.masks if key[0] == place and key[1] & bit]
+        masks = self.masks
+        groups = [key for key in masks if key[0] == place and key[1] & bit]
         if not groups:
             raise CardError("it cannot be there")
-        self._drop_slot(self._merge(place, groups))  # the place's one group of slots that can hold the card now
+        group = groups[0] if len(groups) == 1 else self._merge(place, groups)  # the place's one group holding it
+        left = masks[group] - 1
+        if left:
+            masks[group] = left
+        else:
+            del masks[group]
         known[card] = to
         self._forget(bit)
         if not self.feasible():
@@ -221,15 +227,21 @@ class CardTracker:
         candidates are one group of their total size; when all slots have the same candidates (the common case) it
         is enough that every hidden card is one of them; with a few groups, Hall's condition (``hall``); else a
         matching (``matching``)."""
+        count = len(self.cards) - len(self.known)  # the hidden cards
+        total, common, one = 0, 0, True  # slots, their candidates when all have the same, whether they do
+        for (_, cand), n in self.masks.items():
+            if not total:
+                common = cand
+            elif cand != common:
+                one = False
+            total += n
+        if count != total:
+            return False
+        if one:  # one group of slots (or none): candidates are hidden cards, so all of them
+            return common.bit_count() == count
         capacity: dict[int, int] = {}
         for (_, cand), n in self.masks.items():
             capacity[cand] = capacity.get(cand, 0) + n
-        count = len(self.cards) - len(self.known)  # the hidden cards
-        if count != sum(capacity.values()):
-            return False
-        if len(capacity) == 1:
-            (cand,) = capacity
-            return cand.bit_count() == count  # candidates are hidden cards: all of them, then
         if len(capacity) <= HALL_GROUPS:
             return hall(list(capacity.items()))
         return matching([self.bits[card] for card in self.hidden()], list(capacity.items()))
