@@ -15,6 +15,7 @@ lines.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from referee.santorini_new_york.board import DIAGONAL
 from referee.santorini_new_york.engine import ROOF, Act, Path, Position, TurnContext
@@ -39,7 +40,13 @@ Mover = Callable[[TurnContext, Position, int, int], bool]
 
 def plain_move(t: TurnContext, pos: Position, frm: int, to: int) -> bool:
     """``engine.plain_moves``: a neighbouring unoccupied space, up at most one level."""
-    return to in t.geo.neighbours[frm] and _free(pos, to) and pos.height[to] <= pos.height[frm] + 1
+    return (
+        to in t.geo.neighbours[frm]
+        and to not in pos.workers
+        and to not in pos.sky
+        and to not in pos.roof
+        and pos.height[to] <= pos.height[frm] + 1
+    )
 
 
 def subway_move(t: TurnContext, pos: Position, frm: int, to: int) -> bool:
@@ -130,11 +137,7 @@ def move_then_build(
 # ------------------------------------------------------------------------------------------------ the cards
 def plain_card(moves: Mover, builds: int) -> Callable[[TurnContext, Position, tuple[Step, ...]], Path | None]:
     """A card without an "if possible" effect whose turn is a move and its builds (``professions.each_worker``)."""
-
-    def judge(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path | None:
-        return move_then_build(t, pos, steps, 0, moves, builds)
-
-    return judge
+    return partial(move_then_build, index=0, moves=moves, builds=builds)
 
 
 def engineer(t: TurnContext, pos: Position, steps: tuple[Step, ...]) -> Path | None:

@@ -357,7 +357,8 @@ class SNYState(GameState):
                     entry.card.column,
                 ) from None
             cards[seat] = card
-        missing = [self.players[s] for s in self.in_game() if s not in cards]
+        left = self.in_game()
+        missing = [self.players[s] for s in left if s not in cards]
         if missing:
             raise self.fail(
                 SNYCode.REVEAL_PLAYERS, f"the reveal leaves out {', '.join(missing)}", st.end_column or st.column
@@ -366,7 +367,8 @@ class SNYState(GameState):
         self.order = sorted(cards, key=lambda seat: (cards[seat][1], seat))
         self.turn = 0
         self.holder = self.order[-1]
-        self._check_last_player()
+        if len(left) < 2:  # (a reveal removes no one: ``_check_last_player`` with the players still in)
+            self._check_last_player()
 
     # ------------------------------------------------------------------------------------------------ turns
     def _turn_seat(self, player: NameRef) -> int:
