@@ -305,6 +305,7 @@ _LIST_PIECE = r"[!$-+\--~](?:[\t !$-+\--~]*[!$-+\--~])?"  # no ','
 _KEYWORD = "|".join(sorted(RESERVED_WORDS))
 CANONICAL_TURN = re.compile(rf"(?!(?i:{_KEYWORD}):)(\w+): ({_TURN_PIECE}(?:; {_TURN_PIECE})*)", re.ASCII)
 CANONICAL_LOSS = re.compile(r"loses ([a-z][0-9]+)", re.ASCII)  # the whole action of a turn line
+LIST_HEADS = ("place:", "play:", "win:", "final:")  # CANONICAL_LIST's keywords
 CANONICAL_LIST = re.compile(rf"(place|play|win|final): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
 CANONICAL_HAND = re.compile(rf"hand (\w+): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
 
@@ -434,6 +435,24 @@ class SNYLineParser(LineParser):
         None for any other line, or one a piece of which does not read (then ``read_plain`` decides)."""
         if len(text) > 256:
             return None
+        if text.startswith(LIST_HEADS):  # no player may be called so (ruling 17): no turn line
+            found = CANONICAL_LIST.fullmatch(text)
+            if found is None:
+                return None
+            key = found.group(1)
+            entries = self._canonical_entries(key + ":", found.group(2), ", ", len(key) + 3)
+            return None if entries is None else LISTS[key](1, entries)
+        if text.startswith("hand "):  # nor a turn line: a name has no blank
+            found = CANONICAL_HAND.fullmatch(text)
+            if found is None:
+                return None
+            player = found.group(1)
+            if player.lower() in RESERVED_WORDS:
+                return None
+            cards = self._canonical_entries("hand x:", found.group(2), ", ", len(player) + 8)
+            if cards is None:
+                return None
+            return HandDeal(self._name_at(player, 6), cards, 1, cards[-1].end_column)
         found = CANONICAL_TURN.fullmatch(text)  # a name that is no statement keyword (ruling 17)
         if found is not None:
             name, rest = found.groups()
@@ -445,20 +464,6 @@ class SNYLineParser(LineParser):
                 return None
             # the line ends with the last step's last token (no blank follows it): its end is the line's
             return TurnLine(self._name_at(name, 1), steps, len(text) + 1)
-        found = CANONICAL_LIST.fullmatch(text)
-        if found is not None:
-            key = found.group(1)
-            entries = self._canonical_entries(key + ":", found.group(2), ", ", len(key) + 3)
-            return None if entries is None else LISTS[key](1, entries)
-        found = CANONICAL_HAND.fullmatch(text)
-        if found is not None:
-            player = found.group(1)
-            if player.lower() in RESERVED_WORDS:
-                return None
-            cards = self._canonical_entries("hand x:", found.group(2), ", ", len(player) + 8)
-            if cards is None:
-                return None
-            return HandDeal(self._name_at(player, 6), cards, 1, cards[-1].end_column)
         return None
 
     def _name_at(self, name: str, column: int) -> NameRef:
