@@ -253,3 +253,13 @@ def change(tracker: CardTracker | SetTracker, kind: str, card: Card, place: str,
     except CardError as error:
         return (error.reason, error.where)
     return None
+
+
+def test_slots_set_by_hand_are_checked_before_a_card_is_taken() -> None:
+    """Slots set directly may not be fillable: the quick way of ``take`` (all slots alike and fillable) is not
+    taken, and the card is refused as the set tracker refuses it."""
+    cards = tuple(("Engineer", n) for n in (1, 5, 9))
+    masks, sets = CardTracker(cards), SetTracker(cards)
+    for tracker in (masks, sets):
+        tracker.slots = {(DECK, frozenset(cards)): 4}  # four slots for three hidden cards
+    assert change(masks, "take", cards[0], DECK, hand(0)) == change(sets, "take", cards[0], DECK, hand(0)) is not None

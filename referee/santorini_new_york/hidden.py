@@ -53,17 +53,25 @@ class CardTracker:
 
     A set of candidates is kept as a bit mask over the deck (``bits``: card -> its bit): a card forgotten, a union,
     a size are one integer operation each, and every deal and play takes cards. ``slots`` shows them as sets of
-    cards."""
+    cards.
+
+    ``common``: when every slot has the same candidates and the slots can be filled (the deck before the deal; most
+    of a game), those candidates (else None). A named card taken out of them then leaves room for the others at once
+    (one card and one slot fewer, all hidden cards still candidates): ``take`` skips the search for the group and the
+    test of ``feasible``."""
 
     def __init__(self, cards: tuple[Card, ...]) -> None:
         self.cards = cards
         self.bits: dict[Card, int] = {card: 1 << index for index, card in enumerate(cards)}
         self.known: dict[Card, str] = {}
-        self.masks: dict[tuple[str, int], int] = {(DECK, (1 << len(cards)) - 1): len(cards)} if cards else {}
+        full = (1 << len(cards)) - 1
+        self.masks: dict[tuple[str, int], int] = {(DECK, full): len(cards)} if cards else {}
+        self.common: int | None = full if cards else None
 
     def copy(self) -> CardTracker:
         other = CardTracker.__new__(CardTracker)
         other.cards, other.bits, other.known, other.masks = self.cards, self.bits, dict(self.known), dict(self.masks)
+        other.common = self.common
         return other
 
     @property
@@ -77,7 +85,7 @@ class CardTracker:
 
     @slots.setter
     def slots(self, slots: dict[tuple[str, frozenset[Card]], int]) -> None:
-        self.masks = {}
+        self.masks, self.common = {}, None  # (whether they can be filled is not known yet)
         for (place, cand), n in slots.items():
             key = (place, self.mask_of(cand))
             self.masks[key] = self.masks.get(key, 0) + n
@@ -140,6 +148,13 @@ class CardTracker:
             raise CardError("it is known to be elsewhere", where)
         bit = self.bits.get(card, 0)
         masks = self.masks
+        common = self.common
+        if common is not None and common & bit and (place, common) in masks:  # see ``common``
+            less = common & ~bit
+            self.masks = {(at, less): n - (at == place) for (at, _), n in masks.items() if n - (at == place)}
+            known[card] = to
+            self.common = less if self.masks else None
+            return
         groups = [key for key in masks if key[0] == place and key[1] & bit]
         if not groups:
             raise CardError("it cannot be there")
@@ -153,6 +168,8 @@ class CardTracker:
         self._forget(bit)
         if not self.feasible():
             raise CardError("the other named cards leave no room for it there")
+        found = {cand for _, cand in self.masks}
+        self.common = found.pop() if len(found) == 1 else None  # they can be filled: feasible said so
 
     def take_unknown(self, place: str, to: str) -> None:
         """A card the record does not name (``?``) leaves ``place`` for ``to``: one of its slots moves."""
@@ -184,6 +201,7 @@ class CardTracker:
 
     def shuffle(self, place: str) -> None:
         """The place's cards are shuffled face down: its known cards become hidden slots of the place."""
+        self.common = None  # the place's candidates grow
         cards = self.known_at(place)
         groups = [key for key in self.masks if key[0] == place]
         total = len(cards) + sum(self.masks.pop(key) for key in groups)
