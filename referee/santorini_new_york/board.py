@@ -93,6 +93,9 @@ class Geometry:
             for cell in sorted(board.spaces)
         }
         self._lines: dict[tuple[int, tuple[int, int]], tuple[int, ...]] = {}
+        # the spaces by their square names (a record's names are lower case; void cells and cells off the grid are not
+        # in it): a turn line's squares, looked up without ``BoardMap.cell``
+        self.space_names: dict[str, int] = {board.square(cell): cell for cell in sorted(board.spaces)}
 
     @classmethod
     def of(cls, board: BoardMap, diagonal: bool = True) -> Geometry:

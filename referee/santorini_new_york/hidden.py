@@ -19,17 +19,23 @@ hidden cards (the deck, a shuffled pile) ever become candidates. ``feasible`` re
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from referee.santorini_new_york.cards import Card, card_order
 
 DECK, DISCARD, OUT = "deck", "discard", "out"
 
 
+_HANDS = tuple(f"hand {seat}" for seat in range(8))  # the places' names, made once (every deal and play asks)
+_PLAYED = tuple(f"played {seat}" for seat in range(8))
+
+
 def hand(seat: int) -> str:
-    return f"hand {seat}"
+    return _HANDS[seat] if 0 <= seat < 8 else f"hand {seat}"
 
 
 def played(seat: int) -> str:
-    return f"played {seat}"
+    return _PLAYED[seat] if 0 <= seat < 8 else f"played {seat}"
 
 
 class CardError(Exception):
@@ -43,17 +49,54 @@ class CardError(Exception):
 
 
 class CardTracker:
-    """The places of all cards (copy before a change that may fail: the state keeps the old one on an error)."""
+    """The places of all cards (copy before a change that may fail: the state keeps the old one on an error).
+
+    A set of candidates is kept as a bit mask over the deck (``bits``: card -> its bit): a card forgotten, a union,
+    a size are one integer operation each, and every deal and play takes cards. ``slots`` shows them as sets of
+    cards.
+
+    ``common``: when every slot has the same candidates and the slots can be filled (the deck before the deal; most
+    of a game), those candidates (else None). A named card taken out of them then leaves room for the others at once
+    (one card and one slot fewer, all hidden cards still candidates): ``take`` skips the search for the group and the
+    test of ``feasible``."""
 
     def __init__(self, cards: tuple[Card, ...]) -> None:
         self.cards = cards
+        self.bits: dict[Card, int] = {card: 1 << index for index, card in enumerate(cards)}
         self.known: dict[Card, str] = {}
-        self.slots: dict[tuple[str, frozenset[Card]], int] = {(DECK, frozenset(cards)): len(cards)} if cards else {}
+        full = (1 << len(cards)) - 1
+        self.masks: dict[tuple[str, int], int] = {(DECK, full): len(cards)} if cards else {}
+        self.common: int | None = full if cards else None
 
     def copy(self) -> CardTracker:
         other = CardTracker.__new__(CardTracker)
-        other.cards, other.known, other.slots = self.cards, dict(self.known), dict(self.slots)
+        other.cards, other.bits, other.known, other.masks = self.cards, self.bits, dict(self.known), dict(self.masks)
+        other.common = self.common
         return other
+
+    @property
+    def slots(self) -> dict[tuple[str, frozenset[Card]], int]:
+        """The hidden slots: (place, the cards a slot can hold) -> how many such slots the place has."""
+        out: dict[tuple[str, frozenset[Card]], int] = {}
+        for (place, mask), n in self.masks.items():
+            key = (place, frozenset(self.cards_of(mask)))
+            out[key] = out.get(key, 0) + n
+        return out
+
+    @slots.setter
+    def slots(self, slots: dict[tuple[str, frozenset[Card]], int]) -> None:
+        self.masks, self.common = {}, None  # (whether they can be filled is not known yet)
+        for (place, cand), n in slots.items():
+            key = (place, self.mask_of(cand))
+            self.masks[key] = self.masks.get(key, 0) + n
+
+    def mask_of(self, cards: Iterable[Card]) -> int:
+        bits = self.bits
+        return sum(bits[card] for card in set(cards))
+
+    def cards_of(self, mask: int) -> list[Card]:
+        """The cards of a mask, in deck order."""
+        return [card for card, bit in self.bits.items() if mask & bit]
 
     def key(self) -> tuple:
         known = tuple(sorted(self.known.items(), key=lambda item: card_order(item[0])))
@@ -70,15 +113,18 @@ class CardTracker:
         return sorted((card for card, where in self.known.items() if where == place), key=card_order)
 
     def slots_at(self, place: str) -> int:
-        return sum(n for (where, _), n in self.slots.items() if where == place)
+        return sum(n for (where, _), n in self.masks.items() if where == place)
 
     def count(self, place: str) -> int:
         return len(self.known_at(place)) + self.slots_at(place)
 
     def candidates_at(self, place: str) -> list[Card]:
         """Hidden cards some slot of ``place`` can hold."""
-        found = set().union(*(cand for (where, cand) in self.slots if where == place))
-        return sorted(found, key=card_order)
+        found = 0
+        for where, cand in self.masks:
+            if where == place:
+                found |= cand
+        return sorted(self.cards_of(found), key=card_order)
 
     def possible_at(self, card: Card, place: str) -> bool:
         """Could the card be at the place (known there, or a candidate of one of its slots, consistently)?"""
@@ -100,106 +146,133 @@ class CardTracker:
             return
         if where is not None:
             raise CardError("it is known to be elsewhere", where)
-        groups = [key for key in self.slots if key[0] == place and card in key[1]]
+        bit = self.bits.get(card, 0)
+        masks = self.masks
+        common = self.common
+        if common is not None and common & bit and (place, common) in masks:  # see ``common``
+            less = common & ~bit
+            self.masks = {(at, less): n - (at == place) for (at, _), n in masks.items() if n - (at == place)}
+            known[card] = to
+            self.common = less if self.masks else None
+            return
+        groups = [key for key in masks if key[0] == place and key[1] & bit]
         if not groups:
             raise CardError("it cannot be there")
-        self._drop_slot(self._merge(place, groups))  # the place's one group of slots that can hold the card now
+        group = groups[0] if len(groups) == 1 else self._merge(place, groups)  # the place's one group holding it
+        left = masks[group] - 1
+        if left:
+            masks[group] = left
+        else:
+            del masks[group]
         known[card] = to
-        self._forget(card)
+        self._forget(bit)
         if not self.feasible():
             raise CardError("the other named cards leave no room for it there")
+        found = {cand for _, cand in self.masks}
+        self.common = found.pop() if len(found) == 1 else None  # they can be filled: feasible said so
 
     def take_unknown(self, place: str, to: str) -> None:
         """A card the record does not name (``?``) leaves ``place`` for ``to``: one of its slots moves."""
-        groups = [key for key in self.slots if key[0] == place]
+        groups = [key for key in self.masks if key[0] == place]
         if not groups:
             known = self.known_at(place)
             if not known:
                 raise CardError("no card is left there")
             self.shuffle(place)  # a '?' taken from known cards: which one is not known any more
-            groups = [key for key in self.slots if key[0] == place]
+            groups = [key for key in self.masks if key[0] == place]
         merged = self._merge(place, groups)  # the place's only group now
         self._drop_slot(merged)
         key = (to, merged[1])
-        self.slots[key] = self.slots.get(key, 0) + 1
+        self.masks[key] = self.masks.get(key, 0) + 1
 
     def move_all(self, place: str, to: str) -> None:
         """Every card of a place goes to another (played cards to the discard pile, an eliminated hand)."""
-        known, slots = self.known, self.slots
-        for card in [card for card, where in known.items() if where == place]:
+        self.move_every((place,), to)
+
+    def move_every(self, places: tuple[str, ...], to: str) -> None:
+        """Every card of some places goes to another (``move_all`` of each, in one pass)."""
+        known, masks = self.known, self.masks
+        for card in [card for card, where in known.items() if where in places]:
             known[card] = to
-        for key in [key for key in slots if key[0] == place]:
-            count = slots.pop(key)
+        for key in [key for key in masks if key[0] in places]:
+            count = masks.pop(key)
             moved = (to, key[1])
-            slots[moved] = slots.get(moved, 0) + count
+            masks[moved] = masks.get(moved, 0) + count
 
     def shuffle(self, place: str) -> None:
         """The place's cards are shuffled face down: its known cards become hidden slots of the place."""
+        self.common = None  # the place's candidates grow
         cards = self.known_at(place)
-        groups = [key for key in self.slots if key[0] == place]
-        total = len(cards) + sum(self.slots.pop(key) for key in groups)
+        groups = [key for key in self.masks if key[0] == place]
+        total = len(cards) + sum(self.masks.pop(key) for key in groups)
         if total:
-            cand = frozenset(cards).union(*(key[1] for key in groups))
-            self.slots[(place, cand)] = total
+            cand = self.mask_of(cards)
+            for key in groups:
+                cand |= key[1]
+            self.masks[(place, cand)] = total
         for card in cards:
             del self.known[card]
 
     # ------------------------------------------------------------------------------------------------ helpers
-    def _merge(self, place: str, groups: list[tuple[str, frozenset[Card]]]) -> tuple[str, frozenset[Card]]:
+    def _merge(self, place: str, groups: list[tuple[str, int]]) -> tuple[str, int]:
         """The place's groups of slots made one (the union of their candidates); its key."""
         if len(groups) < 2:
             return groups[0]
-        total = sum(self.slots.pop(key) for key in groups)
-        key = (place, frozenset().union(*(key[1] for key in groups)))
-        self.slots[key] = self.slots.get(key, 0) + total
+        total = 0
+        cand = 0
+        for key in groups:
+            total += self.masks.pop(key)
+            cand |= key[1]
+        key = (place, cand)
+        self.masks[key] = self.masks.get(key, 0) + total
         return key
 
-    def _drop_slot(self, key: tuple[str, frozenset[Card]]) -> None:
-        self.slots[key] -= 1
-        if not self.slots[key]:
-            del self.slots[key]
+    def _drop_slot(self, key: tuple[str, int]) -> None:
+        self.masks[key] -= 1
+        if not self.masks[key]:
+            del self.masks[key]
 
-    def _forget(self, card: Card) -> None:
-        """A card now known somewhere leaves every slot's candidates. Equal candidate sets stay one object (slots
-        of many places often share them), so later comparisons of them are identity checks."""
-        slots = self.slots
-        smaller: dict[frozenset[Card], frozenset[Card]] = {}
-        for key in [key for key in slots if card in key[1]]:
-            cand = key[1]
-            less = smaller.get(cand)
-            if less is None:
-                less = smaller[cand] = cand - {card}
-            count = slots.pop(key)
-            moved = (key[0], less)
-            slots[moved] = slots.get(moved, 0) + count
+    def _forget(self, bit: int) -> None:
+        """A card now known somewhere (its bit) leaves every slot's candidates."""
+        masks = self.masks
+        for key in [key for key in masks if key[1] & bit]:
+            count = masks.pop(key)
+            moved = (key[0], key[1] & ~bit)
+            masks[moved] = masks.get(moved, 0) + count
 
     def feasible(self) -> bool:
         """Can the hidden cards fill the slots one to one (each slot one of its candidates)? Slots of equal
         candidates are one group of their total size; when all slots have the same candidates (the common case) it
         is enough that every hidden card is one of them; with a few groups, Hall's condition (``hall``); else a
         matching (``matching``)."""
-        capacity: dict[frozenset[Card], int] = {}
-        for (_, cand), n in self.slots.items():
-            capacity[cand] = capacity.get(cand, 0) + n
         count = len(self.cards) - len(self.known)  # the hidden cards
-        if count != sum(capacity.values()):
+        total, common, one = 0, 0, True  # slots, their candidates when all have the same, whether they do
+        for (_, cand), n in self.masks.items():
+            if not total:
+                common = cand
+            elif cand != common:
+                one = False
+            total += n
+        if count != total:
             return False
-        if len(capacity) == 1:
-            (cand,) = capacity
-            return len(cand) == count  # candidates are hidden cards: all of them, then
+        if one:  # one group of slots (or none): candidates are hidden cards, so all of them
+            return common.bit_count() == count
+        capacity: dict[int, int] = {}
+        for (_, cand), n in self.masks.items():
+            capacity[cand] = capacity.get(cand, 0) + n
         if len(capacity) <= HALL_GROUPS:
             return hall(list(capacity.items()))
-        return matching(self.hidden(), list(capacity.items()))
+        return matching([self.bits[card] for card in self.hidden()], list(capacity.items()))
 
 
-def matching(hidden: list[Card], groups: list[tuple[frozenset[Card], int]]) -> bool:
-    """Can every hidden card be put in a slot of a group it is a candidate of, within the groups' sizes (augmenting
-    paths)?"""
-    members: list[list[Card]] = [[] for _ in groups]
+def matching(hidden: list[int], groups: list[tuple[int, int]]) -> bool:
+    """Can every hidden card (its bit) be put in a slot of a group (candidates, size) it is a candidate of, within
+    the groups' sizes (augmenting paths)?"""
+    members: list[list[int]] = [[] for _ in groups]
 
-    def place(card: Card, seen: set[int]) -> bool:
+    def place(card: int, seen: set[int]) -> bool:
         for index, (cand, size) in enumerate(groups):
-            if card not in cand or index in seen:
+            if not card & cand or index in seen:
                 continue
             seen.add(index)
             if len(members[index]) < size:
@@ -218,16 +291,16 @@ def matching(hidden: list[Card], groups: list[tuple[frozenset[Card], int]]) -> b
 HALL_GROUPS = 6  # up to this many groups of slots, ``feasible`` tests every set of groups (Hall's condition)
 
 
-def hall(groups: list[tuple[frozenset[Card], int]]) -> bool:
-    """Hall's condition: every set of groups has at least as many candidates as slots. (With as many hidden cards
-    as slots, all of them candidates, that is a one-to-one filling of the slots.)"""
-    unions: list[frozenset[Card]] = [frozenset()]
+def hall(groups: list[tuple[int, int]]) -> bool:
+    """Hall's condition: every set of groups (candidates, size) has at least as many candidates as slots. (With as
+    many hidden cards as slots, all of them candidates, that is a one-to-one filling of the slots.)"""
+    unions = [0]
     sizes = [0]
     for cand, size in groups:
         for index in range(len(unions)):  # the sets with this group: each earlier set plus it
             union = unions[index] | cand
             slots = sizes[index] + size
-            if slots > len(union):
+            if slots > union.bit_count():
                 return False
             unions.append(union)
             sizes.append(slots)

@@ -297,6 +297,19 @@ BLANKS = " \t"  # the grammar's whitespace within a line (WS)
 WORD_NAME = re.compile(r"\w+")  # a player name no keyword or other terminal can start (ASCII)
 
 
+# Lines as the referee writes them (``statement_text``), read by ``SNYLineParser.read_canonical``: a turn, a list
+# statement, a deal. A piece is printable ASCII without '"' or '#' (as PLAIN_LINE), no blank at either end, no
+# separator of its line.
+_TURN_PIECE = r"[!$-:<-~](?:[\t !$-:<-~]*[!$-:<-~])?"  # no ';'
+_LIST_PIECE = r"[!$-+\--~](?:[\t !$-+\--~]*[!$-+\--~])?"  # no ','
+_KEYWORD = "|".join(sorted(RESERVED_WORDS))
+CANONICAL_TURN = re.compile(rf"(?!(?i:{_KEYWORD}):)(\w+): ({_TURN_PIECE}(?:; {_TURN_PIECE})*)", re.ASCII)
+CANONICAL_LOSS = re.compile(r"loses ([a-z][0-9]+)", re.ASCII)  # the whole action of a turn line
+LIST_HEADS = ("place:", "play:", "win:", "final:")  # CANONICAL_LIST's keywords
+CANONICAL_LIST = re.compile(rf"(place|play|win|final): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
+CANONICAL_HAND = re.compile(rf"hand (\w+): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
+
+
 # keyword -> how its entries make the statement (keyword column, entries), as the transformer makes it
 LISTS: dict[str, Callable[[int, tuple[Any, ...]], object]] = {
     "place": lambda column, entries: Place(entries, column),
@@ -397,8 +410,14 @@ class SNYLineParser(LineParser):
         self._sny_placed: dict[tuple[str, str, int], Any] = {}  # (template head, piece, its start) -> entry
         self._sny_lines: dict[str, object] = {}  # plain lines read
         self._sny_rests: dict[tuple[str, str, int], tuple[Any, ...]] = {}  # (template head, rest, start) -> entries
+        self._sny_canonical: dict[str, dict[int, dict[str, Any]]] = {}  # template head -> column -> piece -> entry
+        self._sny_kept = 0  # pieces in _sny_canonical
+        self._sny_names: dict[tuple[str, int], NameRef] = {}  # (player, column) -> the name there
 
     def parse(self, text: str) -> object:
+        statement = self.read_canonical(text)  # not kept: reading it again is cheap, and a kept line is garbage
+        if statement is not None:  # the collector must visit again and again
+            return statement
         statement = self._sny_lines.get(text)
         if statement is None:
             statement = self.read_plain(text)
@@ -408,6 +427,82 @@ class SNYLineParser(LineParser):
                 self._sny_lines.clear()
             self._sny_lines[text] = statement
         return statement
+
+    def read_canonical(self, text: str) -> object | None:
+        """``read_plain`` for a line written the way the referee writes lines (``statement_text``: one blank after
+        the colon and after each separator, none before): the same pieces read by the same ``_piece``, without
+        searching for the blanks (and a worker loss, ``Anna: loses c2``, which ``read_plain`` leaves to the grammar);
+        None for any other line, or one a piece of which does not read (then ``read_plain`` decides)."""
+        if len(text) > 256:
+            return None
+        if text.startswith(LIST_HEADS):  # no player may be called so (ruling 17): no turn line
+            found = CANONICAL_LIST.fullmatch(text)
+            if found is None:
+                return None
+            key = found.group(1)
+            entries = self._canonical_entries(key + ":", found.group(2), ", ", len(key) + 3)
+            return None if entries is None else LISTS[key](1, entries)
+        if text.startswith("hand "):  # nor a turn line: a name has no blank
+            found = CANONICAL_HAND.fullmatch(text)
+            if found is None:
+                return None
+            player = found.group(1)
+            if player.lower() in RESERVED_WORDS:
+                return None
+            cards = self._canonical_entries("hand x:", found.group(2), ", ", len(player) + 8)
+            if cards is None:
+                return None
+            return HandDeal(self._name_at(player, 6), cards, 1, cards[-1].end_column)
+        found = CANONICAL_TURN.fullmatch(text)  # a name that is no statement keyword (ruling 17)
+        if found is not None:
+            name, rest = found.groups()
+            loss = CANONICAL_LOSS.fullmatch(rest)
+            if loss is not None:  # (as a piece 'loses SQ' reads as no step: read_plain leaves the line to the grammar)
+                return LossLine(self._name_at(name, 1), Square(loss.group(1), len(name) + 9), len(name) + 3)
+            steps = self._canonical_entries("x:", rest, "; ", len(name) + 3)
+            if steps is None:
+                return None
+            # the line ends with the last step's last token (no blank follows it): its end is the line's
+            return TurnLine(self._name_at(name, 1), steps, len(text) + 1)
+        return None
+
+    def _name_at(self, name: str, column: int) -> NameRef:
+        """A player's name at a column, one object for all the lines that have it there."""
+        key = (name, column)
+        found = self._sny_names.get(key)
+        if found is None:
+            if len(self._sny_names) >= self.PIECE_LIMIT:
+                self._sny_names.clear()
+            found = self._sny_names[key] = NameRef(name, column)
+        return found
+
+    def _canonical_entries(self, template: str, rest: str, separator: str, column: int) -> tuple[Any, ...] | None:
+        """The entries of ``rest`` (pieces without blanks around them, between ``separator``s), the first at
+        ``column`` of its line, each read by ``_piece`` once per piece and column (kept by template and column, then
+        by piece: no key to build)."""
+        columns = self._sny_canonical.get(template)
+        if columns is None:
+            columns = self._sny_canonical[template] = {}
+        out = []
+        for piece in rest.split(separator):
+            placed = columns.get(column)
+            if placed is None:
+                placed = columns[column] = {}
+            entry = placed.get(piece)
+            if entry is None:
+                entry = self._piece(template, piece, column)
+                if entry is None:
+                    return None
+                self._sny_kept += 1
+                if self._sny_kept > self.PIECE_LIMIT:  # at most PIECE_LIMIT pieces kept in all
+                    self._sny_canonical.clear()
+                    self._sny_kept = 1
+                    columns = self._sny_canonical[template] = {}
+                    placed = columns[column] = {}
+                placed[piece] = entry
+            out.append(entry)
+            column += len(piece) + len(separator)
+        return tuple(out)
 
     def read_plain(self, text: str) -> object | None:
         """The statement of a plain line read piece by piece, or None (then it is parsed whole)."""
@@ -454,14 +549,9 @@ class SNYLineParser(LineParser):
                 stripped = piece.strip(BLANKS)
                 if not stripped:
                     return None
-                column = offset + len(piece) - len(piece.lstrip(BLANKS)) + 1
-                entry = read_step(stripped, column) if template == "x:" else None
+                entry = self._piece(template, stripped, offset + len(piece) - len(piece.lstrip(BLANKS)) + 1)
                 if entry is None:
-                    found = self._entry_of(template, stripped)
-                    if found is None:
-                        return None
-                    unplaced, size = found
-                    entry = moved(unplaced, column - size - 2)
+                    return None
                 if len(self._sny_placed) >= self.PIECE_LIMIT:
                     self._sny_placed.clear()
                 self._sny_placed[key] = entry
@@ -472,6 +562,19 @@ class SNYLineParser(LineParser):
             self._sny_rests.clear()
         self._sny_rests[whole] = entries
         return entries
+
+    def _piece(self, template: str, piece: str, column: int) -> Any | None:
+        """A piece (no blanks around it) at ``column`` of its line read as the one entry of a template line: a step
+        in its plain form by ``read_step``, anything else by the whole grammar (``_entry_of``); None when it does
+        not read so."""
+        entry = read_step(piece, column) if template == "x:" else None
+        if entry is None:
+            found = self._entry_of(template, piece)
+            if found is None:
+                return None
+            unplaced, size = found
+            entry = moved(unplaced, column - size - 2)
+        return entry
 
     def _entry_of(self, template: str, piece: str) -> tuple[Any, int] | None:
         """A piece read as the only entry of ``TEMPLATE PIECE`` (the whole grammar), and the template's length; None

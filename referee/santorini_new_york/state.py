@@ -8,6 +8,7 @@ only stored at the end), so a rejected statement leaves the state as it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from referee.errors import RecordCode, malformed
@@ -36,6 +37,7 @@ from referee.santorini_new_york.notation import (
 )
 from referee.santorini_new_york.options import SNYOptions
 from referee.santorini_new_york.professions import legal_turns
+from referee.santorini_new_york.quick import quick_turn
 
 SETUP, REVEAL, TURNS, OVER = "setup", "reveal", "turns", "over"
 TERMINATIONS = {"climb": SNYTermination.CLIMB, "engineer-rooftop": SNYTermination.ENGINEER_ROOFTOP}
@@ -92,7 +94,11 @@ class SNYState(GameState):
         if self.stage == OVER:
             super().apply(statement)  # only claims may follow the end
         else:
-            self.dispatch(statement)
+            handler = _HANDLERS.get(type(statement))
+            if handler is None:  # pragma: no cover - the grammar yields only handled types
+                self.dispatch(statement)
+            else:
+                handler(self, statement)  # ``GameState.dispatch`` without looking the method up by name
 
     def settled(self) -> bool:
         return self.stage == OVER
@@ -351,7 +357,8 @@ class SNYState(GameState):
                     entry.card.column,
                 ) from None
             cards[seat] = card
-        missing = [self.players[s] for s in self.in_game() if s not in cards]
+        left = self.in_game()
+        missing = [self.players[s] for s in left if s not in cards]
         if missing:
             raise self.fail(
                 SNYCode.REVEAL_PLAYERS, f"the reveal leaves out {', '.join(missing)}", st.end_column or st.column
@@ -360,11 +367,14 @@ class SNYState(GameState):
         self.order = sorted(cards, key=lambda seat: (cards[seat][1], seat))
         self.turn = 0
         self.holder = self.order[-1]
-        self._check_last_player()
+        if len(left) < 2:  # (a reveal removes no one: ``_check_last_player`` with the players still in)
+            self._check_last_player()
 
     # ------------------------------------------------------------------------------------------------ turns
     def _turn_seat(self, player: NameRef) -> int:
-        seat = self.seat_of(player)
+        seat = self.seats.get(player.name)
+        if seat is None:
+            seat = self.seat_of(player)  # raises: not a player
         if seat in self.out:
             raise self.fail(SNYCode.ELIMINATED, f"{player.name} is out of the game", player.column)
         if self.stage != TURNS:
@@ -381,8 +391,12 @@ class SNYState(GameState):
     def judge_turn(self, st: TurnLine) -> tuple[int, Path]:
         """The seat playing a turn line and the legal turn it is; raises the line's error (nothing is changed)."""
         seat = self._turn_seat(st.player)
+        context = self.context(seat)
+        turn = quick_turn(context, self.pos, st.steps)  # the common lines, checked directly (a yes or a don't know)
+        if turn is not None:
+            return seat, turn
         written = written_steps(st.steps, self.board)
-        turn = find_turn(self.context(seat), self.pos, written)
+        turn = find_turn(context, self.pos, written)
         return seat, turn if turn is not None else self._judge_on_the_list(seat, st, written)
 
     def _judge_on_the_list(self, seat: int, st: TurnLine, written: list[Written]) -> Path:
@@ -467,8 +481,7 @@ class SNYState(GameState):
         self.turn += 1
         if self.turn < len(self.order):
             return
-        for seat in self.played:
-            self.tracker.move_all(played(seat), DISCARD)
+        self.tracker.move_every(tuple(played(seat) for seat in self.played), DISCARD)
         if self.round % self.options.refill_period == 0:
             self.tracker.shuffle(DISCARD)
             self.refill_due = set(self.in_game())
@@ -508,5 +521,10 @@ class SNYState(GameState):
             self.final_claimed,
         )
 
+
+# statement class -> its handler (``SNYState.handlers``, the functions themselves)
+_HANDLERS: dict[type, Callable[[SNYState, Any], None]] = {
+    kind: getattr(SNYState, name) for kind, name in SNYState.handlers.items()
+}
 
 __all__ = ["OVER", "REVEAL", "SETUP", "TURNS", "SNYState"]
