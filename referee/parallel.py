@@ -61,19 +61,23 @@ def units(sources: Iterable[RecordSource], referee: Referee) -> Iterator[Unit]:
             continue
         batch: list[GameRecord] = []
         chars = 0
+        sliced = False
         try:
             for record in iter_games(lines, source.display):
                 batch.append(record)
                 chars += sum(len(text) for _, text in record.body if isinstance(text, str))
                 if len(batch) >= GAMES_PER_SLICE or chars >= SLICE_CHARS:
                     yield Slice(source, tuple(batch))
-                    batch, chars = [], 0
+                    batch, chars, sliced = [], 0, True
         except ReadRefused as refused:
             if batch:
                 yield Slice(source, tuple(batch))
             yield dataclasses.replace(source, problem=f"the rest of the file: {refused.reason}")
             continue
-        yield Slice(source, tuple(batch)) if batch else source
+        if batch:
+            yield Slice(source, tuple(batch))
+        elif not sliced:  # no game at all: the file itself, reported as one job reports it
+            yield source
 
 
 def _size(source: RecordSource) -> int:

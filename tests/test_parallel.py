@@ -39,6 +39,9 @@ def test_a_big_file_is_cut_into_slices_of_games(tmp_path: Path, monkeypatch: pyt
     referee = Referee()
     units = list(parallel.units(find_records([big]), referee))
     assert [len(unit.games) for unit in units] == [5, 5, 2]
+    monkeypatch.setattr(parallel, "GAMES_PER_SLICE", 6)  # the games end with a full slice: nothing judged twice
+    assert [len(unit.games) for unit in parallel.units(find_records([big]), referee)] == [6, 6]
+    monkeypatch.setattr(parallel, "GAMES_PER_SLICE", 5)
     monkeypatch.setattr(parallel, "SLICE_CHARS", 10_000)  # a slice also ends after about this much record text
     sized = list(parallel.units(find_records([big]), referee))
     assert len(sized) > 3 and sum(len(unit.games) for unit in sized) == 12
