@@ -7,6 +7,7 @@ loop parses, judges and reports; a visitor only watches (and may stop the replay
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
@@ -36,6 +37,7 @@ from referee.record import (
     excerpt,
     iter_games,
     read_lines,
+    remember,
 )
 from referee.registry import GAMES, find_game
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, open_regular
@@ -267,6 +269,18 @@ def _options_of(
 def _apply_tag_options(game: GameType, options: Any, record: GameRecord) -> Any:
     """The game's own tags that set a rule option (``Game.tag_options``), read as the option's type and checked like
     a variant's value (type, list items, range)."""
+    written = tuple(
+        (tag_name, tag.value) for tag_name in game.tag_options if (tag := record.tag_entry(tag_name)) is not None
+    )
+    if not written:
+        return options
+    key = (game, options, written)
+    try:
+        cached = _TAG_OPTIONS.get(key) if not record.repeated else None
+    except TypeError:  # options that cannot be a key (an unhashable value): never kept
+        cached = None
+    if cached is not None:  # every game of an archive names the same board: read and checked once
+        return cached
     changes: dict[str, Any] = {}
     fields = {f.name: f for f in dataclasses.fields(options)}
     for tag_name, option in game.tag_options.items():
@@ -285,7 +299,13 @@ def _apply_tag_options(game: GameType, options: Any, record: GameRecord) -> Any:
         if problem:
             raise _tag_error(record, tag_name, RecordCode.BAD_TAG_VALUE, f"the {tag_name} tag: {problem}")
         changes[option] = value
-    return dataclasses.replace(options, **changes) if changes else options
+    result = dataclasses.replace(options, **changes) if changes else options
+    with contextlib.suppress(TypeError):  # options that cannot be a key (an unhashable value): not kept
+        remember(_TAG_OPTIONS, key, result, 256)
+    return result
+
+
+_TAG_OPTIONS: dict[tuple[Any, Any, tuple[tuple[str, str], ...]], Any] = {}
 
 
 def option_value(default: Any, text: str) -> Any:

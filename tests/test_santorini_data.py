@@ -208,3 +208,16 @@ def test_a_deck_needs_the_deck_list_to_print_its_professions_with_unique_numbers
     with pytest.raises(DataError, match="share a number"):
         check_deck(deck, clash, True)
     assert check_deck(deck, clash, False) == deck  # [§2 D] the option allows equal numbers
+
+
+def test_each_game_gets_the_board_its_own_tag_names(tmp_path: Path) -> None:
+    """The options a game's tags set are kept for the next game naming the same values (an archive names one board
+    thousands of times); a game naming another board, or a changed board file, gets its own."""
+    for board in ("manhattan", "square-5x5", "manhattan"):
+        report = judged(f'[Board "{board}"]\n')
+        assert report.state.board.name.lower().startswith(board.split("-")[0]), (board, report.state.board.name)
+    (tmp_path / "tiny.toml").write_text(BOARD_FILE, encoding="utf-8")
+    first = judged('[Board "tiny.toml"]\n', "place: Anna c1 a1\nplace: Boris c2 b2\n", tmp_path)
+    (tmp_path / "tiny.toml").write_text(BOARD_FILE.replace('name = "tiny"', 'name = "tiny, again"'), encoding="utf-8")
+    second = judged('[Board "tiny.toml"]\n', "place: Anna c1 a1\nplace: Boris c2 b2\n", tmp_path)
+    assert (first.state.board.name, second.state.board.name) == ("tiny", "tiny, again")
