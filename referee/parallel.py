@@ -37,7 +37,16 @@ class Slice:
     games: tuple[GameRecord, ...]
 
 
-Unit = RecordSource | Slice
+@dataclass(frozen=True)
+class Batch:
+    """Some consecutive small files: one task for many, so a folder of many small records does not pay a round trip
+    to a worker (and a report list pickled back) per file."""
+
+    sources: tuple[RecordSource, ...]
+
+
+Unit = RecordSource | Slice | Batch
+BATCH_FILES = 64  # at most this many small files a task
 
 
 def default_jobs() -> int:
@@ -49,11 +58,22 @@ def default_jobs() -> int:
 
 
 def units(sources: Iterable[RecordSource], referee: Referee) -> Iterator[Unit]:
-    """The units of work, in input order: small files whole, large files as slices of games (read as they go)."""
+    """The units of work, in input order: small files together in batches of about ``SLICE_CHARS`` bytes, large files
+    as slices of games (read as they go)."""
+    batch_files: list[RecordSource] = []
+    batch_bytes = 0
     for source in sources:
-        if source.problem is not None or source.path is None or _size(source) < BIG_FILE:
-            yield source
+        size = _size(source)
+        if source.problem is not None or source.path is None or size < BIG_FILE:
+            batch_files.append(source)
+            batch_bytes += size
+            if batch_bytes >= SLICE_CHARS or len(batch_files) >= BATCH_FILES:
+                yield _batched(batch_files)
+                batch_files, batch_bytes = [], 0
             continue
+        if batch_files:
+            yield _batched(batch_files)
+            batch_files, batch_bytes = [], 0
         try:
             lines = source.lines(referee.policy)
         except ReadRefused:  # the worker reports it as it would for one job
@@ -78,6 +98,12 @@ def units(sources: Iterable[RecordSource], referee: Referee) -> Iterator[Unit]:
             yield Slice(source, tuple(batch))
         elif not sliced:  # no game at all: the file itself, reported as one job reports it
             yield source
+    if batch_files:
+        yield _batched(batch_files)
+
+
+def _batched(sources: list[RecordSource]) -> Unit:
+    return sources[0] if len(sources) == 1 else Batch(tuple(sources))
 
 
 def _size(source: RecordSource) -> int:
@@ -96,6 +122,8 @@ def judge_unit(referee: Referee, unit: Unit) -> list[GameReport]:
             report.key = unit.source.key
             reports.append(report)
         return reports
+    if isinstance(unit, Batch):
+        return [report for source in unit.sources for report in referee.judge_source(source)]
     return list(referee.judge_source(unit))
 
 

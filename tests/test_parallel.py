@@ -96,3 +96,20 @@ def test_a_report_keeps_its_error_without_the_frames_it_came_through(tmp_path: P
     tblib = pytest.importorskip("tblib.pickling_support")
     tblib.install()  # as importing distributed does
     assert pickle.loads(pickle.dumps(report)).error.message == error.message
+
+
+def test_small_files_go_to_the_workers_in_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder of many small records is sent a batch of files at a time (one round trip per batch, not per file),
+    in order; the reports are those of one job."""
+    games = sorted((RECORDS / "saint-petersburg" / "generated").glob("*.rec"))[:9]
+    for number, path in enumerate(games):
+        (tmp_path / f"{number:02d}.rec").write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(parallel, "BATCH_FILES", 4)
+    referee = Referee()
+    work = list(parallel.units(find_records([tmp_path]), referee))
+    assert [len(unit.sources) if isinstance(unit, parallel.Batch) else 1 for unit in work] == [4, 4, 1]
+    names = [s.display for unit in work for s in (unit.sources if isinstance(unit, parallel.Batch) else [unit])]
+    assert names == sorted(names) and len(names) == 9
+    one = [r.as_dict() for r in parallel.judge_parallel(find_records([tmp_path]), referee, 1)]
+    two = [r.as_dict() for r in parallel.judge_parallel(find_records([tmp_path]), referee, 2)]
+    assert two == one and len(one) == 9
