@@ -410,9 +410,10 @@ def measure_scale(
     *,
     dask: bool = True,
 ) -> dict[str, Any]:
-    """``referee check --format jsonl FOLDER`` with ``--jobs 1``, ``--jobs N`` and ``--dask`` (a local cluster of
-    ``jobs`` workers), ``repeats`` fresh processes each, interleaved: the wall times, the speed-up of N jobs, and
-    whether every output is byte for byte the first ``--jobs 1`` output (the promise of ``--jobs`` and ``--dask``)."""
+    """``referee check --format jsonl FOLDER`` with ``--jobs 1`` and ``--jobs N`` (``repeats`` fresh processes each,
+    interleaved), then with ``--dask`` (a local cluster of ``jobs`` workers, started for these runs only): the wall
+    times, the speed-up of N jobs, and whether every output is byte for byte the first ``--jobs 1`` output (the
+    promise of ``--jobs`` and ``--dask``)."""
     base = [*referee_cli(), "check", "--format", "jsonl"]
     target = str(folder.resolve())  # the reports name files as given: one spelling for every run
     notes: list[str] = []
@@ -420,29 +421,31 @@ def measure_scale(
     on_dask = _Comparison("--dask", notes)
     if jobs > 1 and layout["files"] < 2 * jobs:
         notes.append(f"only {_count(layout['files'], 'file')}: too few for {jobs} jobs to keep every core busy")
-    cluster = _start_dask(jobs) if dask else None
     reference: str | None = None
     lines = 0
+    for repeat in range(1, repeats + 1):
+        label = f"run {repeat}/{repeats}"
+        child = run_child([*base, "--jobs", "1", target], keep_stdout=True)
+        if reference is None:
+            reference = child.stdout
+            lines = len(reference.splitlines())
+            if lines != layout["games"]:
+                notes.append(f"--jobs 1 reported {lines} games of the folder's {layout['games']}")
+        one.add(child, reference)
+        message = f"scale {label}: --jobs 1 {child.wall:.2f} s"
+        if jobs > 1:
+            child = run_child([*base, "--jobs", str(jobs), target], keep_stdout=True)
+            many.add(child, reference)
+            message += f", --jobs {jobs} {child.wall:.2f} s"
+        say(message)
+    # The cluster runs only for its own runs: its idle processes (the scheduler, the workers' heartbeats and
+    # profiler) took CPU from the --jobs runs on a 2-core machine.
+    cluster = _start_dask(jobs) if dask else None
     try:
-        for repeat in range(1, repeats + 1):
-            label = f"run {repeat}/{repeats}"
-            child = run_child([*base, "--jobs", "1", target], keep_stdout=True)
-            if reference is None:
-                reference = child.stdout
-                lines = len(reference.splitlines())
-                if lines != layout["games"]:
-                    notes.append(f"--jobs 1 reported {lines} games of the folder's {layout['games']}")
-            one.add(child, reference)
-            message = f"scale {label}: --jobs 1 {child.wall:.2f} s"
-            if jobs > 1:
-                child = run_child([*base, "--jobs", str(jobs), target], keep_stdout=True)
-                many.add(child, reference)
-                message += f", --jobs {jobs} {child.wall:.2f} s"
-            if cluster is not None:
-                child = run_child([*base, "--dask", cluster.scheduler_address, target], keep_stdout=True)
-                on_dask.add(child, reference)
-                message += f", --dask {child.wall:.2f} s"
-            say(message)
+        for repeat in range(1, repeats + 1) if cluster is not None else ():
+            child = run_child([*base, "--dask", cluster.scheduler_address, target], keep_stdout=True)
+            on_dask.add(child, reference or "")
+            say(f"scale run {repeat}/{repeats}: --dask {child.wall:.2f} s")
     finally:
         if cluster is not None:
             cluster.close()
