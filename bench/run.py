@@ -666,8 +666,8 @@ def scale_markdown(scale: dict[str, Any]) -> list[str]:
         f" {folder['games_per_file']} games: whole-process wall time, median of {runs} run(s) each, interleaved;"
         f" speed-up = `--jobs 1` ÷ `--jobs {jobs}` ({jobs}: the cores this process may use); identical: every"
         f" output byte for byte the first `--jobs 1` output. `--dask`: a local cluster of {jobs} single-threaded"
-        " worker processes, started before the first run and kept for every run (the first run includes the"
-        " workers' imports):",
+        " worker processes, started after the `--jobs` runs and kept for the `--dask` runs (the first includes"
+        " the workers' imports):",
         "",
         f"| folder | `--jobs 1` | `--jobs {jobs}` | speed-up | ≥ {scale['target']}× | identical |"
         f" `--dask` ({jobs} workers) | `--dask` identical |",
