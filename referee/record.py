@@ -477,6 +477,13 @@ def _shift_plan(cls: type) -> tuple[list[tuple[str, int]], bool]:
     return kinds, positional
 
 
+END = "$END"  # the end of the line, as the LALR tables name it
+
+
+class NotSure(Exception):
+    """A ``Pieces.reader`` leaves the text to the grammar (which then gives the reading, or the error)."""
+
+
 class StateLexer:
     """A lexer for one LALR state (``LineParser.lexer_after``): ``lexer(text, pos)`` skips white space (the grammar's
     WS) and gives (terminal, start, end) of the token there, or None where none of the state's terminals matches.
@@ -502,6 +509,26 @@ class StateLexer:
         name = found.lastgroup
         assert name is not None
         return name, found.start(name), found.end()
+
+    def token(self, text: str, pos: int) -> tuple[str, int, int]:
+        """The token at ``pos`` (``END`` at the end of the line, where this state accepts it); ``NotSure`` where
+        none of the state's terminals matches."""
+        found = self(text, pos)
+        if found is not None:
+            return found
+        if self.ends and not text[pos:].strip(_WS):
+            return END, len(text), len(text)
+        raise NotSure
+
+    def run_then_token(self, text: str, pos: int, terminal: str) -> tuple[int, str, int, int]:
+        """``after_run`` with the end of the line as a token (``END``) where this state accepts it; ``NotSure`` where
+        no token of the state follows the run."""
+        last, after, start, end = self.after_run(text, pos, terminal)
+        if after is None:
+            if not self.ends or text[last:].strip(_WS):
+                raise NotSure
+            return last, END, len(text), len(text)
+        return last, after, start, end
 
     def after_run(self, text: str, pos: int, terminal: str) -> tuple[int, str | None, int, int]:
         """Past the run of ``terminal`` tokens this state lexes from ``pos`` (for a state the parser stays in after

@@ -15,15 +15,8 @@ agree on every corpus line and on a fuzzed corpus.
 from __future__ import annotations
 
 from referee.errors import RefereeError
-from referee.record import NOT_AN_ACTION, LineParser, NameRef, StateLexer, number
+from referee.record import END, NOT_AN_ACTION, LineParser, NameRef, NotSure, StateLexer, number
 from referee.saint_petersburg.notation import Buy, Observe, Pass, Play, Pub, Take, _deck
-
-END = "$END"
-_WS = " \t\f\r\n"  # the grammar's white space (WS)
-
-
-class _NotSure(Exception):
-    """The text is left to the grammar."""
 
 
 class CardStates:
@@ -105,24 +98,14 @@ class ActionReader:
         ``NOT_AN_ACTION``: its first token starts no action)."""
         try:
             return self._action(text, column - 1)
-        except _NotSure:
+        except NotSure:
             return None
 
     # ------------------------------------------------------------------------------------------- tokens
-    @staticmethod
-    def _token(lexer: StateLexer, text: str, pos: int) -> tuple[str, int, int]:
-        """The token at ``pos`` in the state of ``lexer`` (``$END`` at the end, where the state accepts it)."""
-        token = lexer(text, pos)
-        if token is not None:
-            return token
-        if lexer.ends and not text[pos:].strip(_WS):
-            return END, len(text), len(text)
-        raise _NotSure
-
     def _end(self, lexer: StateLexer, text: str, pos: int) -> None:
         """The text ends at ``pos`` (white space aside)."""
-        if self._token(lexer, text, pos)[0] != END:
-            raise _NotSure
+        if lexer.token(text, pos)[0] != END:
+            raise NotSure
 
     @staticmethod
     def _number(text: str, start: int, end: int) -> int:
@@ -130,31 +113,26 @@ class ActionReader:
         try:
             return number(text[start:end])
         except RefereeError:
-            raise _NotSure from None
+            raise NotSure from None
 
     def _card(self, text: str, pos: int, shift: int, states: CardStates) -> tuple[NameRef, str, int, int]:
         """A card (``WORD+``) from ``pos``, and the token after it."""
-        kind, start, end = self._token(states.first, text, pos)
+        kind, start, end = states.first.token(text, pos)
         if kind != "WORD":
-            raise _NotSure
+            raise NotSure
         last = end
         if states.runs:  # the card's further words and the token after them, in one match
-            last, found, after_start, after_end = states.in_card.after_run(text, end, "WORD")
-            if found is None:
-                if not states.in_card.ends or text[last:].strip(_WS):
-                    raise _NotSure
-                found, after_start, after_end = END, len(text), len(text)
-            kind = found
+            last, kind, after_start, after_end = states.in_card.run_then_token(text, end, "WORD")
         else:
             while True:
-                kind, after_start, after_end = self._token(states.in_card, text, last)
+                kind, after_start, after_end = states.in_card.token(text, last)
                 if kind != "WORD":
                     break
                 last = after_end
         try:
             card = self.parser.item("card", text[start:last], start + 1 + shift)
         except ValueError:  # an unknown card: the grammar's error, with its suggestion
-            raise _NotSure from None
+            raise NotSure from None
         assert isinstance(card, NameRef)
         return card, kind, after_start, after_end
 
@@ -169,10 +147,10 @@ class ActionReader:
         if kind == END:
             return over, None, 0
         if kind != "FOR":
-            raise _NotSure
-        kind, start, end = self._token(tail.price, text, end)
+            raise NotSure
+        kind, start, end = tail.price.token(text, end)
         if kind != "INT":
-            raise _NotSure
+            raise NotSure
         self._end(tail.end, text, end)
         return over, self._number(text, start, end), start + 1 + shift
 
@@ -198,12 +176,12 @@ class ActionReader:
             return self._pub(text, end, shift, column)
         if verb == "OBSERVE":
             return self._observe(text, end, shift, column)
-        raise _NotSure
+        raise NotSure
 
     def _row(self, text: str, pos: int, lexer: StateLexer) -> tuple[str | None, int, int]:
         """An optional ``upper``/``lower`` from ``pos``: the row (lower case, None: none written), its start and where
         the card starts."""
-        kind, start, end = self._token(lexer, text, pos)
+        kind, start, end = lexer.token(text, pos)
         if kind in ("UPPER", "LOWER"):
             return text[start:end].lower(), start, end
         return None, 0, pos
@@ -226,44 +204,44 @@ class ActionReader:
         row, row_start, pos = self._row(text, pos, self.take_start)
         card, kind, _, _ = self._card(text, pos, shift, self.take_row_card if row else self.take_card)
         if kind != END:
-            raise _NotSure
+            raise NotSure
         return Take(card, row=row, column=column, row_column=row_start + 1 + shift if row else 0)
 
     def _pub(self, text: str, pos: int, shift: int, column: int) -> Pub:
-        kind, count_start, count_end = self._token(self.pub_count, text, pos)
+        kind, count_start, count_end = self.pub_count.token(text, pos)
         if kind != "INT":
-            raise _NotSure
+            raise NotSure
         count = self._number(text, count_start, count_end)
-        kind, _, end = self._token(self.pub_after, text, count_end)
+        kind, _, end = self.pub_after.token(text, count_end)
         price: int | None = None
         price_column = 0
         if kind == "FOR":
-            kind, start, end = self._token(self.pub_price, text, end)
+            kind, start, end = self.pub_price.token(text, end)
             if kind != "INT":
-                raise _NotSure
+                raise NotSure
             self._end(self.pub_end, text, end)
             price, price_column = self._number(text, start, end), start + 1 + shift
         elif kind != END:
-            raise _NotSure
+            raise NotSure
         return Pub(count, price=price, price_column=price_column, column=column, count_column=count_start + 1 + shift)
 
     def _observe(self, text: str, pos: int, shift: int, column: int) -> Observe:
-        kind, deck_start, deck_end = self._token(self.observe_deck, text, pos)
+        kind, deck_start, deck_end = self.observe_deck.token(text, pos)
         if kind != "PHASE_NAME":
-            raise _NotSure
-        kind, _, end = self._token(self.observe_colon, text, deck_end)
+            raise NotSure
+        kind, _, end = self.observe_colon.token(text, deck_end)
         if kind != "COLON":
-            raise _NotSure
+            raise NotSure
         card, kind, _, end = self._card(text, end, shift, self.observe_card)
         if kind != "COMMA":
-            raise _NotSure
-        kind, start, end = self._token(self.observe_choice, text, end)
+            raise NotSure
+        kind, start, end = self.observe_choice.token(text, end)
         over: NameRef | None = None
         price: int | None = None
         price_column = 0
         if kind == "BUY":
             choice = "buy"
-            after, after_start, after_end = self._token(self.observe_buy, text, end)
+            after, after_start, after_end = self.observe_buy.token(text, end)
             over, price, price_column = self._tail(text, after, after_start, after_end, shift, self.observe_tail)
         elif kind == "TAKE":
             choice = "take"
@@ -272,7 +250,7 @@ class ActionReader:
             choice = "discard"
             self._end(self.observe_discard_end, text, end)
         else:
-            raise _NotSure
+            raise NotSure
         return Observe(
             _deck(text[deck_start:deck_end]),
             card,

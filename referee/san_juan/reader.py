@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.record import NOT_AN_ACTION, LineParser, NameRef, StateLexer
+from referee.record import END, NOT_AN_ACTION, LineParser, NameRef, NotSure, StateLexer
 from referee.san_juan.notation import (
     Build,
     Council,
@@ -29,13 +29,6 @@ from referee.san_juan.notation import (
     _role,
     _source,
 )
-
-END = "$END"
-_WS = " \t\f\r\n"  # the grammar's white space (WS), as ``LineParser`` strips it
-
-
-class _NotSure(Exception):
-    """The text is left to the grammar."""
 
 
 @dataclass(frozen=True)
@@ -100,46 +93,32 @@ class ActionReader:
         ``NOT_AN_ACTION``: its first token starts no action)."""
         try:
             return self._action(text, column - 1)
-        except _NotSure:
+        except NotSure:
             return None
 
     # ------------------------------------------------------------------------------------------- tokens
-    @staticmethod
-    def _token(lexer: StateLexer, text: str, pos: int) -> tuple[str, int, int]:
-        """The token at ``pos`` in the state of ``lexer`` (``$END`` at the end, where the state accepts it)."""
-        token = lexer(text, pos)
-        if token is not None:
-            return token
-        if lexer.ends and not text[pos:].strip(_WS):
-            return END, len(text), len(text)
-        raise _NotSure
-
     def _item(self, rule: str, text: str, start: int, end: int, shift: int) -> NameRef:
         try:
             found = self.parser.item(rule, text[start:end], start + 1 + shift)
         except ValueError:
-            raise _NotSure from None
+            raise NotSure from None
         assert isinstance(found, NameRef)
         return found
 
     def _card(self, text: str, pos: int, shift: int, first: StateLexer, states: Cards) -> tuple[NameRef, str, int, int]:
         """A card (``WORD+``, or ``?`` where the state allows) from ``pos``, and the token after it."""
-        kind, start, end = self._token(first, text, pos)
+        kind, start, end = first.token(text, pos)
         if kind == "UNKNOWN" and states.after_unknown is not None:
             card = self._item("unknown", text, start, end, shift)
-            return (card, *self._token(states.after_unknown, text, end))
+            return (card, *states.after_unknown.token(text, end))
         if kind != "WORD":
-            raise _NotSure
+            raise NotSure
         if states.runs:  # the card's further words and the token after them, in one match
-            last, after, after_start, after_end = states.in_card.after_run(text, end, "WORD")
-            if after is None:
-                if not states.in_card.ends or text[last:].strip(_WS):
-                    raise _NotSure
-                after, after_start, after_end = END, len(text), len(text)
+            last, after, after_start, after_end = states.in_card.run_then_token(text, end, "WORD")
             return self._item("card", text, start, last, shift), after, after_start, after_end
         last = end
         while True:
-            kind, after_start, after_end = self._token(states.in_card, text, last)
+            kind, after_start, after_end = states.in_card.token(text, last)
             if kind != "WORD":
                 return self._item("card", text, start, last, shift), kind, after_start, after_end
             last = after_end
@@ -161,32 +140,28 @@ class ActionReader:
             if token is None:
                 token = lexer(text, pos)
             if token is None:  # no token of the state, or the end where a card is due: Lark's error
-                raise _NotSure
+                raise NotSure
             kind, start, end = token
             if kind == "WORD":  # the card's further words and the token after them, in one match
-                last, after, after_start, after_end = in_card.after_run(text, end, "WORD")
-                if after is None:
-                    if not in_card.ends or text[last:].strip(_WS):
-                        raise _NotSure
-                    after, after_start, after_end = END, len(text), len(text)
+                last, after, after_start, after_end = in_card.run_then_token(text, end, "WORD")
                 try:
                     found = item("card", text[start:last], start + 1 + shift)
                 except ValueError:
-                    raise _NotSure from None
+                    raise NotSure from None
             elif kind == "UNKNOWN" and after_unknown is not None:
                 try:
                     found = item("unknown", text[start:end], start + 1 + shift)
                 except ValueError:
-                    raise _NotSure from None
-                after, after_start, after_end = self._token(after_unknown, text, end)
+                    raise NotSure from None
+                after, after_start, after_end = after_unknown.token(text, end)
             else:
-                raise _NotSure
+                raise NotSure
             assert isinstance(found, NameRef)
             cards.append(found)
             if after != "COMMA":
                 return tuple(cards), after, after_start, after_end
             if states.after_comma is None:
-                raise _NotSure
+                raise NotSure
             lexer, pos, token = states.after_comma, after_end, None
 
     def _cards_one_by_one(
@@ -197,7 +172,7 @@ class ActionReader:
         cards = [card]
         while kind == "COMMA":
             if states.after_comma is None:
-                raise _NotSure
+                raise NotSure
             card, kind, start, end = self._card(text, end, shift, states.after_comma, states)
             cards.append(card)
         return tuple(cards), kind, start, end
@@ -206,26 +181,26 @@ class ActionReader:
         """A card list that ends the text."""
         cards, kind, _, _ = self._cards(text, pos, shift, states)
         if kind != END:
-            raise _NotSure
+            raise NotSure
         return cards
 
     def _keeps(
         self, text: str, pos: int, shift: int, word: StateLexer, states: Cards, none: StateLexer
     ) -> tuple[tuple[NameRef, ...], int]:
         """``keeps CARDS`` or ``keeps none`` to the end (after the ';'): the kept cards and the column of ``keeps``."""
-        kind, start, end = self._token(word, text, pos)
+        kind, start, end = word.token(text, pos)
         if kind != "KEEPS":
-            raise _NotSure
+            raise NotSure
         token = states.first(text, end)
-        if token is None:  # no token of the state (``_token`` would say the same): Lark's error
-            raise _NotSure
+        if token is None:  # no token of the state (``StateLexer.token`` would say the same): Lark's error
+            raise NotSure
         if token[0] == "NONE":
-            if self._token(none, text, token[2])[0] != END:
-                raise _NotSure
+            if none.token(text, token[2])[0] != END:
+                raise NotSure
             return (), start + 1 + shift
         cards, kind, _, _ = self._cards(text, end, shift, states, token)  # the first card's token lexed once
         if kind != END:
-            raise _NotSure
+            raise NotSure
         return cards, start + 1 + shift
 
     # ------------------------------------------------------------------------------------------- the rule
@@ -236,12 +211,12 @@ class ActionReader:
         verb, start, end = first
         column = start + 1 + shift
         if verb == "ROLE":
-            if self._token(self.role_end, text, end)[0] != END:
-                raise _NotSure
+            if self.role_end.token(text, end)[0] != END:
+                raise NotSure
             return RoleChoice(_role(text[start:end]), column)
         if verb == "PASS":
-            if self._token(self.pass_end, text, end)[0] != END:
-                raise _NotSure
+            if self.pass_end.token(text, end)[0] != END:
+                raise NotSure
             return Pass(column)
         if verb == "BUILD":
             return self._build(text, end, shift, column)
@@ -257,18 +232,18 @@ class ActionReader:
                 )
                 return Council(drawn, keeps, column, keeps_column)
             if kind != "LPAR":
-                raise _NotSure
-            kind, source_start, source_end = self._token(self.source, text, after)
+                raise NotSure
+            kind, source_start, source_end = self.source.token(text, after)
             if kind != "SOURCE":
-                raise _NotSure
-            kind, _, rpar_end = self._token(self.rpar, text, source_end)
-            if kind != "RPAR" or self._token(self.owed_end, text, rpar_end)[0] != END:
-                raise _NotSure
+                raise NotSure
+            kind, _, rpar_end = self.rpar.token(text, source_end)
+            if kind != "RPAR" or self.owed_end.token(text, rpar_end)[0] != END:
+                raise NotSure
             return OwedDraw(_source(text[source_start:source_end]), drawn, column, source_start + 1 + shift)
         if verb == "GOLD_MINE":
             cards, kind, _, after = self._cards(text, end, shift, self.mined)
             if kind != "SEMICOLON":
-                raise _NotSure
+                raise NotSure
             keeps, keeps_column = self._keeps(
                 text, after, shift, self.mine_keeps_word, self.mine_keeps, self.mine_none_end
             )
@@ -276,11 +251,11 @@ class ActionReader:
         if verb == "TUCKS":
             (card,), kind, _, _ = self._cards(text, end, shift, self.tucked)
             if kind != END:
-                raise _NotSure
+                raise NotSure
             return Tuck(card, column)
         if verb == "DISCARDS":
             return Discard(self._to_end(text, end, shift, self.discarded), column)
-        raise _NotSure
+        raise NotSure
 
     def _build(self, text: str, pos: int, shift: int, column: int) -> Build:
         (card,), kind, start, end = self._cards(text, pos, shift, self.build)
@@ -298,26 +273,26 @@ class ActionReader:
             goods_column = start + 1 + shift
             goods, kind, start, end = self._cards(text, end, shift, self.goods)
         if kind != END:
-            raise _NotSure
+            raise NotSure
         return Build(card, over, paying, goods, column, over_column, paying_column, goods_column)
 
     def _sell(self, text: str, pos: int, shift: int, column: int) -> Sell:
         lexer = self.good
         goods = []
         while True:
-            kind, start, end = self._token(lexer, text, pos)
+            kind, start, end = lexer.token(text, pos)
             if kind != "GOOD":
-                raise _NotSure
+                raise NotSure
             goods.append(self._item("good_kind", text, start, end, shift))
-            kind, _, pos = self._token(self.after_good, text, end)
+            kind, _, pos = self.after_good.token(text, end)
             if kind == END:
                 return Sell(tuple(goods), (), column, 0)
             if kind == "SEMICOLON":
                 break
             if kind != "COMMA":
-                raise _NotSure
+                raise NotSure
             lexer = self.good_next
-        kind, start, end = self._token(self.sell_draws_word, text, pos)
+        kind, start, end = self.sell_draws_word.token(text, pos)
         if kind != "DRAWS":
-            raise _NotSure
+            raise NotSure
         return Sell(tuple(goods), self._to_end(text, end, shift, self.sell_draws), column, start + 1 + shift)
