@@ -25,8 +25,10 @@ from test_santorini_differential import random_options
 
 from referee.errors import RefereeError
 from referee.record import is_blank_statement, split_games
-from referee.santorini_new_york.notation import SNYLineParser
+from referee.santorini_new_york.notation import CANONICAL_HAND, CANONICAL_LIST, CANONICAL_TURN, SNYLineParser
 from referee.santorini_new_york.play import Generator
+
+CANONICAL_FORMS = (CANONICAL_TURN, CANONICAL_LIST, CANONICAL_HAND)
 
 ROOT = Path(__file__).resolve().parent.parent
 FUZZ_LINES = int(os.environ.get("SNY_EQUIVALENCE_FUZZ", "3000"))
@@ -89,9 +91,14 @@ def assert_same(lines: list[str]) -> int:
         if got != expected or again != got:
             problems.append((line, expected, (got, again)))
         statement = canonical_reader.read_canonical(line)
+        piecewise = pieces.read_plain(line)  # None for a loss line (the grammar's)
+        # the canonical reader checks a line's head and each new piece, not the whole line: it reads exactly the
+        # lines of the canonical forms (the patterns) whose pieces read
+        form = any(pattern.fullmatch(line) for pattern in CANONICAL_FORMS)
+        if (statement is not None and not form) or (form and piecewise is not None and statement is None):
+            problems.append((line, expected, ("canonical form", form, statement)))
         if statement is not None:
             canonical += 1
-            piecewise = pieces.read_plain(line)  # None for a loss line (the grammar's)
             if statement != expected or (piecewise is not None and statement != piecewise):
                 problems.append((line, expected, ("canonical", statement)))
     assert not problems, "\n".join(f"{line!r}:\n  lark: {want}\n  fast: {got}" for line, want, got in problems[:20])

@@ -76,7 +76,17 @@ class BoardMap:
 
     def pair_of(self, cell: int) -> int | None:
         """The number of the starting pair a cell belongs to, if any."""
-        return next((number for number, pair in self.starts.items() if cell in pair), None)
+        return self._pairs.get(cell)
+
+    @cached_property
+    def _pairs(self) -> dict[int, int]:
+        """Each starting space's pair number, for ``pair_of`` (the first pair that names a cell, as ``starts`` is
+        read)."""
+        pairs: dict[int, int] = {}
+        for number, pair in self.starts.items():
+            for cell in pair:
+                pairs.setdefault(cell, number)
+        return pairs
 
 
 class Geometry:

@@ -212,6 +212,9 @@ class CardTracker:
             self.masks[(place, cand)] = total
         for card in cards:
             del self.known[card]
+        found = {cand for _, cand in self.masks}
+        if len(found) == 1 and self.feasible():  # one group again (no '?' slot elsewhere): see ``common``
+            self.common = found.pop()
 
     # ------------------------------------------------------------------------------------------------ helpers
     def _merge(self, place: str, groups: list[tuple[str, int]]) -> tuple[str, int]:

@@ -305,9 +305,12 @@ _LIST_PIECE = r"[!$-+\--~](?:[\t !$-+\--~]*[!$-+\--~])?"  # no ','
 _KEYWORD = "|".join(sorted(RESERVED_WORDS))
 CANONICAL_TURN = re.compile(rf"(?!(?i:{_KEYWORD}):)(\w+): ({_TURN_PIECE}(?:; {_TURN_PIECE})*)", re.ASCII)
 CANONICAL_LOSS = re.compile(r"loses ([a-z][0-9]+)", re.ASCII)  # the whole action of a turn line
-LIST_HEADS = ("place:", "play:", "win:", "final:")  # CANONICAL_LIST's keywords
 CANONICAL_LIST = re.compile(rf"(place|play|win|final): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
 CANONICAL_HAND = re.compile(rf"hand (\w+): ({_LIST_PIECE}(?:, {_LIST_PIECE})*)", re.ASCII)
+# What ``read_canonical`` checks of a line instead of matching the whole line with the patterns above: the head (a
+# keyword, ``hand NAME`` or ``NAME``: ``ASCII_WORD``, no keyword) and each piece, by its separator, when first read.
+ASCII_WORD = re.compile(r"\w+", re.ASCII)
+CANONICAL_PIECE = {"; ": re.compile(_TURN_PIECE, re.ASCII), ", ": re.compile(_LIST_PIECE, re.ASCII)}
 
 
 # keyword -> how its entries make the statement (keyword column, entries), as the transformer makes it
@@ -413,6 +416,8 @@ class SNYLineParser(LineParser):
         self._sny_canonical: dict[str, dict[int, dict[str, Any]]] = {}  # template head -> column -> piece -> entry
         self._sny_kept = 0  # pieces in _sny_canonical
         self._sny_names: dict[tuple[str, int], NameRef] = {}  # (player, column) -> the name there
+        self._sny_word_names: dict[str, bool] = {}  # name -> ``_word_name``
+        self._sny_actors: dict[str, NameRef] = {}  # a turn line's head -> its player (a name at column 1)
 
     def parse(self, text: str) -> object:
         statement = self.read_canonical(text)  # not kept: reading it again is cheap, and a kept line is garbage
@@ -432,39 +437,53 @@ class SNYLineParser(LineParser):
         """``read_plain`` for a line written the way the referee writes lines (``statement_text``: one blank after
         the colon and after each separator, none before): the same pieces read by the same ``_piece``, without
         searching for the blanks (and a worker loss, ``Anna: loses c2``, which ``read_plain`` leaves to the grammar);
-        None for any other line, or one a piece of which does not read (then ``read_plain`` decides)."""
+        None for any other line, or one a piece of which does not read (then ``read_plain`` decides). The line is
+        the ``CANONICAL_*`` pattern of its kind: its head is checked here, its pieces when first read (a piece
+        kept is one that matched ``TURN_PIECE`` or ``LIST_PIECE``), so a line of known pieces is never scanned."""
         if len(text) > 256:
             return None
-        if text.startswith(LIST_HEADS):  # no player may be called so (ruling 17): no turn line
-            found = CANONICAL_LIST.fullmatch(text)
-            if found is None:
+        head, colon, rest = text.partition(": ")
+        if not colon:
+            return None
+        make = LISTS.get(head)
+        if make is not None:  # no player may be called so (ruling 17): no turn line
+            entries = self._canonical_entries(head + ":", rest, ", ", len(head) + 3)
+            return None if entries is None else make(1, entries)
+        if head.startswith("hand "):  # nor a turn line: a name has no blank
+            player = head[5:]
+            if not self._word_name(player):
                 return None
-            key = found.group(1)
-            entries = self._canonical_entries(key + ":", found.group(2), ", ", len(key) + 3)
-            return None if entries is None else LISTS[key](1, entries)
-        if text.startswith("hand "):  # nor a turn line: a name has no blank
-            found = CANONICAL_HAND.fullmatch(text)
-            if found is None:
-                return None
-            player = found.group(1)
-            if player.lower() in RESERVED_WORDS:
-                return None
-            cards = self._canonical_entries("hand x:", found.group(2), ", ", len(player) + 8)
+            cards = self._canonical_entries("hand x:", rest, ", ", len(player) + 8)
             if cards is None:
                 return None
             return HandDeal(self._name_at(player, 6), cards, 1, cards[-1].end_column)
-        found = CANONICAL_TURN.fullmatch(text)  # a name that is no statement keyword (ruling 17)
-        if found is not None:
-            name, rest = found.groups()
+        actor = self._sny_actors.get(head)
+        if actor is None:
+            if not self._word_name(head):  # a name that is no statement keyword (ruling 17)
+                return None
+            if len(self._sny_actors) >= self.PIECE_LIMIT:
+                self._sny_actors.clear()
+            actor = self._sny_actors[head] = self._name_at(head, 1)
+        if rest.startswith("loses "):
             loss = CANONICAL_LOSS.fullmatch(rest)
             if loss is not None:  # (as a piece 'loses SQ' reads as no step: read_plain leaves the line to the grammar)
-                return LossLine(self._name_at(name, 1), Square(loss.group(1), len(name) + 9), len(name) + 3)
-            steps = self._canonical_entries("x:", rest, "; ", len(name) + 3)
-            if steps is None:
-                return None
-            # the line ends with the last step's last token (no blank follows it): its end is the line's
-            return TurnLine(self._name_at(name, 1), steps, len(text) + 1)
-        return None
+                return LossLine(actor, Square(loss.group(1), len(head) + 9), len(head) + 3)
+        steps = self._canonical_entries("x:", rest, "; ", len(head) + 3)
+        if steps is None:
+            return None
+        # the line ends with the last step's last token (no blank follows it): its end is the line's
+        return TurnLine(actor, steps, len(text) + 1)
+
+    def _word_name(self, name: str) -> bool:
+        """Is ``name`` a player name of ASCII word characters that is no statement keyword (kept per name)?"""
+        known = self._sny_word_names.get(name)
+        if known is None:
+            if len(self._sny_word_names) >= self.PIECE_LIMIT:
+                self._sny_word_names.clear()
+            known = self._sny_word_names[name] = (
+                ASCII_WORD.fullmatch(name) is not None and name.lower() not in RESERVED_WORDS
+            )
+        return known
 
     def _name_at(self, name: str, column: int) -> NameRef:
         """A player's name at a column, one object for all the lines that have it there."""
@@ -484,12 +503,15 @@ class SNYLineParser(LineParser):
         if columns is None:
             columns = self._sny_canonical[template] = {}
         out = []
+        gap = len(separator)
         for piece in rest.split(separator):
             placed = columns.get(column)
             if placed is None:
                 placed = columns[column] = {}
             entry = placed.get(piece)
             if entry is None:
+                if not CANONICAL_PIECE[separator].fullmatch(piece):
+                    return None
                 entry = self._piece(template, piece, column)
                 if entry is None:
                     return None
@@ -501,7 +523,7 @@ class SNYLineParser(LineParser):
                     placed = columns[column] = {}
                 placed[piece] = entry
             out.append(entry)
-            column += len(piece) + len(separator)
+            column += len(piece) + gap
         return tuple(out)
 
     def read_plain(self, text: str) -> object | None:

@@ -84,6 +84,7 @@ class SNYState(GameState):
         self.termination: SNYTermination | None = None
         self.final_claimed = False
         self._legal: tuple[tuple, list[Path]] | None = None
+        self._contexts: dict[int, TurnContext] = {}  # seat -> his context this round (``context``)
 
     # ------------------------------------------------------------------------------------------------ queries
     def is_terminal(self) -> bool:
@@ -117,7 +118,15 @@ class SNYState(GameState):
         return self.order[self.turn] if self.stage == TURNS else None
 
     def context(self, seat: int) -> TurnContext:
-        return TurnContext(self.geo, self.options, seat, self.played[seat][0], self.holder, self.supply)
+        """What a seat's turn asks (made once a round: every turn line asks it; remade when the card or the Statue
+        holder is not the one it was made with)."""
+        found = self._contexts.get(seat)
+        profession = self.played[seat][0]
+        if found is None or found.profession != profession or found.holder != self.holder:
+            found = self._contexts[seat] = TurnContext(
+                self.geo, self.options, seat, profession, self.holder, self.supply
+            )
+        return found
 
     def legal_turns(self) -> list[Path]:
         """Every legal complete turn of the player to act (empty: he must lose a worker); cached per position."""
@@ -223,7 +232,7 @@ class SNYState(GameState):
             seat = self.seat_of(entry.player)
             if seat in pairs:
                 raise self.fail(SNYCode.PLACED_TWICE, f"{entry.player.name} is placed already", entry.player.column)
-            first, second = (self.space(square) for square in entry.squares)
+            first, second = self.space(entry.squares[0]), self.space(entry.squares[1])
             number = self.board.pair_of(first)
             if number is None:
                 raise self.fail(
@@ -270,7 +279,9 @@ class SNYState(GameState):
 
     # ------------------------------------------------------------------------------------------------ cards
     def _apply_hand(self, st: HandDeal) -> None:
-        seat = self.seat_of(st.player)
+        seat = self.seats.get(st.player.name)
+        if seat is None:
+            seat = self.seat_of(st.player)  # raises: not a player
         source, count, what = self._deal_of(seat, st)
         tracker = self.tracker.copy()
         to = hand(seat)
@@ -341,8 +352,11 @@ class SNYState(GameState):
         if self.stage == SETUP:
             tracker.move_all(DECK, DISCARD)  # the cards not dealt start the discard pile
         cards: dict[int, Card] = {}
+        seats = self.seats
         for entry in st.entries:
-            seat = self.seat_of(entry.player)
+            seat = seats.get(entry.player.name)
+            if seat is None:
+                seat = self.seat_of(entry.player)  # raises: not a player
             if seat in self.out:
                 raise self.fail(SNYCode.ELIMINATED, f"{entry.player.name} is out of the game", entry.player.column)
             if seat in cards:
@@ -357,14 +371,14 @@ class SNYState(GameState):
                     entry.card.column,
                 ) from None
             cards[seat] = card
-        left = self.in_game()
-        missing = [self.players[s] for s in left if s not in cards]
+        left = self.in_game() if self.out else range(len(self.players))
+        missing = [self.players[s] for s in left if s not in cards] if len(cards) != len(left) else ()
         if missing:
             raise self.fail(
                 SNYCode.REVEAL_PLAYERS, f"the reveal leaves out {', '.join(missing)}", st.end_column or st.column
             )
         self.tracker, self.played, self.stage = tracker, cards, TURNS
-        self.order = sorted(cards, key=lambda seat: (cards[seat][1], seat))
+        self.order = [seat for _, seat in sorted([(card[1], seat) for seat, card in cards.items()])]
         self.turn = 0
         self.holder = self.order[-1]
         if len(left) < 2:  # (a reveal removes no one: ``_check_last_player`` with the players still in)
@@ -481,7 +495,7 @@ class SNYState(GameState):
         self.turn += 1
         if self.turn < len(self.order):
             return
-        self.tracker.move_every(tuple(played(seat) for seat in self.played), DISCARD)
+        self.tracker.move_every(tuple([played(seat) for seat in self.played]), DISCARD)
         if self.round % self.options.refill_period == 0:
             self.tracker.shuffle(DISCARD)
             self.refill_due = set(self.in_game())
