@@ -398,6 +398,11 @@ class Pieces:
     # Statements ``KEYWORD HEAD: ITEM, ITEM, ...`` (``hand Anna: A, ?, B``), by the terminal of their keyword: (head
     # rule, item rule, combine(keyword column, head, items)).
     headed: dict[str, tuple[str, str, Callable[[int, Any, list[Any]], object]]] = field(default_factory=dict)
+    # Item rules that are a player and then one token or a run of them (``final_entry: player SIGNED_INT``,
+    # ``score_entry: player AMOUNT*``), read without a parse by ``FlatItemReader``: rule -> (the terminal, a sample of
+    # it, whether it repeats: zero or more, else exactly one). Claim entries differ in their numbers, so a cache of
+    # them misses, and each new one would cost an LALR parse.
+    flat_items: dict[str, tuple[str, str, bool]] = field(default_factory=dict)
 
 
 PLAIN_PLAYER = re.compile(r"\w[\w.\-]*")  # as PLAYER_NAME in grammar/referee.lark
@@ -578,11 +583,12 @@ class LineParser:
                 | set(pieces.items)
                 | {rule for head_rule, item_rule, _ in pieces.headed.values() for rule in (head_rule, item_rule)}
             )
+        self._transformer = transformer_factory()
         self._lark = Lark.open(
             str(grammar_file),
             import_paths=[str(grammar_path("referee.lark").parent)],
             parser="lalr",
-            transformer=transformer_factory(),
+            transformer=self._transformer,
             maybe_placeholders=False,
             propagate_positions=False,
             start=starts,
@@ -598,6 +604,7 @@ class LineParser:
         self._players: dict[str, NameRef] = {}  # the head of an actor line ("Anna", " Anna ") -> its player
         self._line_start: StateLexer | None = None
         self._reader = pieces.reader(self) if pieces is not None and pieces.reader is not None else None
+        self._flat_items: dict[str, FlatItemReader] = {}  # made when first asked (``_flat_item``)
 
     def parse(self, text: str) -> object:
         """Return the statement object for a line (``None`` for a blank or comment line) or raise MalformedStatement.
@@ -675,14 +682,30 @@ class LineParser:
         key = (rule, text, 0)
         found = self._piece_cache.get(key)
         if found is None:
-            try:
-                found = self._lark.parse(text, start=rule)
-            except Exception:
-                found = _FAILED
+            found = self._flat_item(rule, text)
+            if found is None:
+                try:
+                    found = self._lark.parse(text, start=rule)
+                except Exception:
+                    found = _FAILED
             self._remember(key, found)
         if found is _FAILED:
             raise ValueError(text)
         return found
+
+    def _flat_item(self, rule: str, text: str) -> object | None:
+        """An item of one of the game's ``Pieces.flat_items`` rules read by ``FlatItemReader``; None when the rule is
+        none of them or the reader is not sure (then Lark reads it)."""
+        reader = self._flat_items.get(rule)
+        if reader is None:
+            shape = self._pieces.flat_items.get(rule) if self._pieces is not None else None
+            if shape is None:
+                return None
+            reader = self._flat_items[rule] = FlatItemReader(self, rule, *shape)
+        try:
+            return reader(text)
+        except (NotSure, RefereeError):  # (a number too large: the grammar's transformer raises it again)
+            return None
 
     def _read(self, text: str) -> object:
         """The statement a line reads as (an error object when it reads as none; None for a blank line).
@@ -860,6 +883,39 @@ class LineParser:
 
     def clear(self) -> None:
         self._cache.clear()
+
+
+class FlatItemReader:
+    """An item rule that is a player and then one ``terminal`` or a run of them (``repeats``), read with the grammar's
+    own lexer states (``lexer_after``, probed with ``sample`` tokens) and built by the grammar's own transformer
+    callbacks (``player``, then the rule's), as the LALR parse builds it; ``NotSure`` for any other token sequence
+    (then the grammar reads the text, errors and all)."""
+
+    def __init__(self, parser: LineParser, rule: str, terminal: str, sample: str, repeats: bool) -> None:
+        self.build = getattr(parser._transformer, rule)
+        self.player = parser._transformer.player  # type: ignore[attr-defined]
+        self.terminal, self.repeats = terminal, repeats
+        self.start = parser.lexer_after(rule, "")
+        self.after_player = parser.lexer_after(rule, "Anna")
+        self.after_token = parser.lexer_after(rule, f"Anna {sample}")
+
+    def __call__(self, text: str) -> object:
+        name, start, end = self.start.token(text, 0)
+        if name != "PLAYER_NAME" and name != "QUOTED":
+            raise NotSure
+        children: list[Any] = [self.player([Token(name, text[start:end], start, 1, start + 1, 1, end + 1, end)])]
+        lexer = self.after_player
+        while True:
+            name, start, end = lexer.token(text, end)
+            if name == END:
+                break
+            if name != self.terminal or (len(children) > 1 and not self.repeats):
+                raise NotSure
+            children.append(Token(name, text[start:end], start, 1, start + 1, 1, end + 1, end))
+            lexer = self.after_token
+        if len(children) == 1 and not self.repeats:
+            raise NotSure
+        return self.build(children)
 
 
 _FAILED = object()

@@ -340,3 +340,62 @@ def test_every_tag_line_reads_as_the_tag_grammar_reads_it() -> None:
         if (got := _parse_tag_line(line)) != (want := _parse_tag_line_with_grammar(line))
     ]
     assert not problems, "\n".join(f"{line!r}: grammar {want}, fast {got}" for line, want, got in problems[:20])
+
+
+FLAT_ITEMS = {"saint-petersburg": ("score", "final"), "san-juan": ("final",)}
+
+
+def _flat_texts(game: str, keyword: str, lines: list[str]) -> list[str]:
+    """The items of a game's ``KEYWORD:`` lines (a list statement's pieces, as ``LineParser`` reads them)."""
+    texts = []
+    for line in lines:
+        head, colon, rest = line.split("#", 1)[0].partition(":")
+        if colon and head.strip().lower() == keyword:
+            texts += [piece.strip(" \t\f\r\n") for piece in rest.split(",")]
+    return [text for text in texts if text]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_flat_items_read_as_the_grammar_reads_them(game: str) -> None:
+    """``Pieces.flat_items`` (claim entries read with the grammar's lexers and callbacks, no parse): every item of
+    the corpus and of the fuzzed corpus the reader reads is the grammar's reading of it, and it reads most of the
+    corpus's own (the others it leaves to the grammar, errors and all)."""
+    from referee.record import FlatItemReader, NotSure
+
+    parser = _make(game)()
+    assert parser._pieces is not None
+    corpus, fuzzed = list(corpus_lines(game)), fuzzed_lines(game, FUZZ_LINES)
+    checked = 0
+    for rule, shape in parser._pieces.flat_items.items():
+        keyword = rule.removesuffix("_entry")
+        reader = FlatItemReader(parser, rule, *shape)
+        own = _flat_texts(game, keyword, corpus)
+        texts = own + _flat_texts(game, keyword, fuzzed) + [f"{text} 3" for text in own] + [" ", "3", "Anna +"]
+        read = 0
+        for text in texts:
+            try:
+                item = reader(text)
+            except (NotSure, RefereeError):
+                continue
+            read += 1
+            assert item == parser._lark.parse(text, start=rule), text
+        assert own and read > len(own) // 2, (rule, read, len(own))
+        checked += 1
+    assert checked == len(FLAT_ITEMS[game])
+
+
+def test_a_flat_item_reader_reads_only_its_shape() -> None:
+    """A reader of one token after the player leaves a run of them to the grammar; a text that is no item of the
+    rule (no player first, a token of another kind, nothing after the player where one is due) is not read."""
+    from referee.record import FlatItemReader, NotSure
+    from referee.saint_petersburg.notation import make_parser
+
+    parser = make_parser()
+    one = FlatItemReader(parser, "score_entry", "AMOUNT", "+1R", False)
+    run = FlatItemReader(parser, "score_entry", "AMOUNT", "+1R", True)
+    assert one("Anna +1R") == run("Anna +1R") == parser._lark.parse("Anna +1R", start="score_entry")
+    assert run("Anna +1R +2VP") == parser._lark.parse("Anna +1R +2VP", start="score_entry")
+    final = FlatItemReader(parser, "final_entry", "SIGNED_INT", "3", False)
+    for reader, text in ((one, "Anna +1R +2VP"), (one, "Anna"), (final, "Anna"), (final, "3"), (final, "Anna +1R")):
+        with pytest.raises(NotSure):
+            reader(text)

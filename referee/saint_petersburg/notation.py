@@ -412,6 +412,7 @@ PIECES = Pieces(
     keywords=frozenset({"tokens", "deal", "score", "final", "win"}),
     reader=_action_reader,
     items=frozenset({"card"}),
+    flat_items={"score_entry": ("AMOUNT", "+1R", True), "final_entry": ("SIGNED_INT", "3", False)},
 )
 
 

@@ -331,6 +331,7 @@ PIECES = Pieces(
     keywords=frozenset({"governor", "tile", "final", "win"}),
     reader=_action_reader,
     items=frozenset({"card", "unknown", "good_kind"}),
+    flat_items={"final_entry": ("SIGNED_INT", "3", False)},
     headed={"HAND": ("player", "some_card", lambda column, player, cards: HandDeal(player, tuple(cards), column))},
 )
 
