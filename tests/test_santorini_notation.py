@@ -3,14 +3,18 @@ the columns of every part, and syntax errors located where reading stops."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, Verdict
 from referee.record import NameRef
+from referee.replay import check_text
 from referee.santorini_new_york import SantoriniNewYork
 from referee.santorini_new_york.notation import (
     BuildStep,
     CardRef,
+    FinalClaim,
     ForceStep,
     HandDeal,
     LossLine,
@@ -24,6 +28,8 @@ from referee.santorini_new_york.notation import (
     WinClaim,
     statement_text,
 )
+from referee.santorini_new_york.options import SNYOptions
+from referee.santorini_new_york.play import play_record
 
 
 def parse(line: str):
@@ -91,6 +97,31 @@ def test_players_named_like_keywords() -> None:
     assert parse('"Anna K.": move a1-a2; build a3').player.name == "Anna K."
 
 
+def test_final_is_no_statement_keyword() -> None:
+    """Ruling 17 reserves place, skyscraper, hand, round, play and win only: a player named Final writes turns
+    unquoted, and ``final:`` with player entries stays the common claim."""
+    turn = parse("Final: move d8-c8; build d9")
+    assert isinstance(turn, TurnLine) and turn.player == NameRef("Final", 1)
+    assert [step.column for step in turn.steps] == [8, 20]
+    loss = parse("final: loses c2")
+    assert isinstance(loss, LossLine) and loss.player == NameRef("final", 1) and loss.square.column == 14
+    claim = parse("final: Final 3")
+    assert isinstance(claim, FinalClaim) and claim.entries[0].player.name == "Final"
+    assert statement_text(turn) == "Final: move d8-c8; build d9"
+    # the piecewise readers agree with the whole grammar, in every spelling
+    parser = SantoriniNewYork.parser()
+    for line in ("FINAL: move a1-a2; build a3", "  final :  move a1-a2 ;build a3", "final: Anna 3, Boris 1"):
+        assert parser.parse(line) == parser.parse_whole(line)
+
+
+def test_a_player_named_final_plays_a_whole_game() -> None:
+    rng = random.Random(7)
+    text = play_record(["Final", "Boris"], rng, SNYOptions(), {})
+    assert "\nFinal: " in text and '"Final"' not in text
+    (report,) = check_text(text)
+    assert report.verdict is Verdict.VALID, report.error
+
+
 def test_every_statement_prints_back_as_itself() -> None:
     for line in (
         "place: Anna b2 d4, Boris d2 b4",
@@ -118,6 +149,7 @@ def test_every_statement_prints_back_as_itself() -> None:
         ("Anna: pass", "unknown-action", 7),
         ("round", "missing-number", 6),
         ("play: Anna Engineer", "missing-number", 20),
+        ("final: Anna", "missing-number", 12),
         ("place: Anna b2", "syntax", 15),
         ("Anna: move b2 c2", "syntax", 15),
         ("Anna: loses c2; move a1-a2", "syntax", 15),

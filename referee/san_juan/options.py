@@ -58,7 +58,9 @@ class SJOptions:
         False,
         "[D6] Councillor discards wait until the end of the phase "
         "(simultaneous draws); false: draws and discards happen in "
-        "action order, chooser first.",
+        "action order, chooser first. Producer draws (Well) are always "
+        "in action order: nothing is discarded in a producer phase, so "
+        "there is no end-of-phase alternative to flip.",
     )
     palace_vp: int = opt(0, "[D7] Printed VP of the Palace (the card prints '?'; the seed's reading gives it 4).")
     hand_limit_player_chooses: bool = opt(

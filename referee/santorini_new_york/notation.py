@@ -17,15 +17,16 @@ from typing import Any
 from lark import Token
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, SyntaxExample, card_lookup, shift_columns
+from referee.record import LineParser, NameRef, SyntaxExample, card_lookup, player_token, shift_columns
 from referee.record import quote_player as quote_name
 from referee.santorini_new_york.cards import NAME_TABLE
 from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
 
 ROOF_CLAIM = 4  # a claim '=roof' (engine.ROOF)
 
-# Statement keywords (ruling 17): a line opening with one is that statement, so a player so named is quoted.
-RESERVED_WORDS = frozenset({"place", "skyscraper", "hand", "round", "play", "win", "final"})
+# Statement keywords (ruling 17): a line opening with one is that statement, so a player so named is quoted. `final`
+# is none: ``final: Anna 3`` (the common claim) and ``Final: move d8-c8`` (a turn) differ after the colon.
+RESERVED_WORDS = frozenset({"place", "skyscraper", "hand", "round", "play", "win"})
 
 
 def quote_player(name: str) -> str:
@@ -212,6 +213,8 @@ class StatementBuilder(CommonStatements):
     # turns
     def actor(self, children: list) -> TurnLine | LossLine:
         player, action = children
+        if isinstance(player, Token):  # FINAL: a player named Final, no statement keyword of the game
+            player = player_token(player)
         if isinstance(action, LossLine):
             return LossLine(player, action.square, action.column)
         return TurnLine(player, action, step_end(action[-1]))
@@ -286,7 +289,9 @@ SYNTAX_EXAMPLES = (
         ("Anna: jump b2-c2", "Anna: push b2-c2", "Anna: climb b2", "Anna: pass"),
     ),
     SyntaxExample(
-        RecordCode.MISSING_NUMBER, "a number is missing", ("round", "hand Anna: Engineer", "play: Anna Engineer")
+        RecordCode.MISSING_NUMBER,
+        "a number is missing",
+        ("round", "hand Anna: Engineer", "play: Anna Engineer", "final: Anna"),
     ),
 )
 
@@ -607,7 +612,7 @@ class SNYLineParser(LineParser):
         statement = self.parse_whole(f"{template} {piece}")
         entries = _entries(statement)
         found = None
-        if entries is not None and len(entries) == 1 and (template != "x:" or isinstance(statement, TurnLine)):
+        if entries is not None and len(entries) == 1 and (template == "x:") == isinstance(statement, TurnLine):
             found = (entries[0], len(template))
         if len(self._sny_templates) >= self.PIECE_LIMIT:
             self._sny_templates.clear()
