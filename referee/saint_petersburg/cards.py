@@ -55,8 +55,14 @@ SECOND_EDITION: dict[str, Card] = _load()
 
 # 1st edition (2004): different costs, and the Mariinsky pays rubles (see options.mariinsky_reward).
 FIRST_EDITION_COSTS = {"Observatory": 6, "Judge": 16, "Mistress of Ceremonies": 18, "Mariinsky Theater": 10}
+FIRST_EDITION_SPECIALS = {"Mariinsky Theater": "+1 ruble per red card of its owner at building scoring"}
 FIRST_EDITION: dict[str, Card] = {
-    name: replace(card, cost=FIRST_EDITION_COSTS.get(name, card.cost)) for name, card in SECOND_EDITION.items()
+    name: replace(
+        card,
+        cost=FIRST_EDITION_COSTS.get(name, card.cost),
+        special=FIRST_EDITION_SPECIALS.get(name, card.special),
+    )
+    for name, card in SECOND_EDITION.items()
 }
 
 # Accepted spellings (lower case) -> canonical name; the 1st-edition names are accepted in every ruleset.
