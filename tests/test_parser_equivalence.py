@@ -231,6 +231,54 @@ def test_the_reader_leaves_what_it_is_not_sure_of_to_lark() -> None:
     assert build == parser.parse_whole("Anna:  build  Smithy over Crane paying Well, ? goods Sugar Mill").action
 
 
+SJ_CANONICAL_TEMPLATES = (
+    "draws {c}, Well; keeps {c}",
+    "draws Well, {c}; keeps none",
+    "draws {c} (well)",
+    "draws ?, {c} (market hall)",
+    "build {c}",
+    "build Well over {c}",
+    "build {c} over Well paying {c}, ?",
+    "build Well paying ?, {c} goods {c}",
+    "sell indigo; draws {c}, ?",
+    "sell {c}, sugar",
+    "produce {c}, Well",
+    "discards Well, {c}",
+    "tucks {c}",
+    "gold mine {c}, Well; keeps {c}",
+    "gold mine Hero, {c}; keeps none",
+)
+
+
+def test_san_juan_canonical_actions_read_every_name_in_every_position_as_lark() -> None:
+    """The canonical reader (``reader.CanonicalActions``: printed names, no lexer) reads every printed card name,
+    ``?`` and good in every list position of every action exactly as the whole grammar does — or leaves the text
+    to the lexing reader; a word the grammar reads otherwise there (a good where a card is due) is left too."""
+    from referee.san_juan.cards import CARDS, GOODS
+    from referee.san_juan.notation import make_parser
+
+    parser = make_parser()
+    reader = parser._reader
+    assert reader is not None
+    canonical = reader.canonical  # type: ignore[attr-defined]
+    words = [*(card.name for card in CARDS.values()), "?", *GOODS, "none", "Smithy, ", "keeps", "well)", ""]
+    read = 0
+    for template in SJ_CANONICAL_TEMPLATES:
+        for word in words:
+            text = template.format(c=word)
+            action = canonical(text, 6)
+            if action is None:
+                continue
+            read += 1
+            whole = parser.parse_whole(f"Anna: {text}")
+            assert not isinstance(whole, RefereeError), (text, whole)
+            assert action == whole.action, text
+    assert read > len(SJ_CANONICAL_TEMPLATES) * len(CARDS) * 3 // 4  # most of them are read without a lexer
+    assert canonical("draws Well,  Tower; keeps Well", 6) is None  # two blanks: the lexing reader's
+    assert canonical("build smithy", 6) is None  # not as printed
+    assert canonical("draws Well; keeps Well; keeps Well", 6) is None
+
+
 def test_the_saint_petersburg_reader_leaves_what_it_is_not_sure_of_to_lark() -> None:
     """Errors, odd spacing and forms it does not know come from the grammar (the reader says None); a text whose
     first token starts no action (a ``deal:`` or ``score:`` line tried as a player's line) is ``NOT_AN_ACTION``."""

@@ -15,7 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.record import END, NOT_AN_ACTION, LineParser, NameRef, NotSure, StateLexer
+from referee.san_juan.cards import CARDS, GOODS
 from referee.san_juan.notation import (
+    SOURCES,
+    UNKNOWN,
     Build,
     Council,
     Discard,
@@ -88,9 +91,14 @@ class ActionReader:
         self.council_none_end = after("action", "draws ?; keeps none")
         self.mine_none_end = after("action", "gold mine ?; keeps none")
 
+        self.canonical = CanonicalActions()
+
     def __call__(self, text: str, column: int) -> object | None:
         """The action ``text`` (stripped) reads as, its columns placed with ``text[0]`` at ``column``; or None (or
         ``NOT_AN_ACTION``: its first token starts no action)."""
+        action = self.canonical(text, column - 1)
+        if action is not None:
+            return action
         try:
             return self._action(text, column - 1)
         except NotSure:
@@ -296,3 +304,135 @@ class ActionReader:
         if kind != "DRAWS":
             raise NotSure
         return Sell(tuple(goods), self._to_end(text, end, shift, self.sell_draws), column, start + 1 + shift)
+
+
+class CanonicalActions:
+    """Action texts exactly as the referee writes them (``notation.action_text``: printed card names, one blank
+    after each separator and between words), read by splitting at the separators and looking each card up among
+    the printed names, with no lexer at all; None for any other text (``ActionReader`` then reads it with the
+    grammar's lexers). Card lists rarely repeat, so most action lines of a record are read once, and a canonical
+    line costs a fraction of a lexed one. A printed name is read as the grammar reads it in every list position
+    (``tests/test_parser_equivalence.py`` checks every name in every position, and every corpus line)."""
+
+    def __init__(self) -> None:
+        self.cards = {card.name: card.name for card in CARDS.values()}
+        self.cards_or_unknown = {**self.cards, UNKNOWN: UNKNOWN}
+        self.goods = {good: good for good in GOODS}
+        self.sources = {f"({source})": source for source in SOURCES}
+        self._refs: dict[tuple[str, int], NameRef] = {}  # (name, column) -> the one NameRef for both
+
+    def __call__(self, text: str, shift: int) -> object | None:
+        verb, blank, rest = text.partition(" ")
+        if not blank:
+            return None  # a role or pass: short lines, which repeat (the line cache has them)
+        at = len(verb) + 1  # the index of ``rest`` in ``text``
+        if verb == "draws":
+            drawn_text, semicolon, keeps_text = rest.partition("; ")
+            if semicolon:
+                drawn = self._list(drawn_text, at, shift, self.cards_or_unknown)
+                keeps = self._keeps(keeps_text, at + len(drawn_text) + 2, shift)
+                if drawn is None or keeps is None:
+                    return None
+                return Council(drawn, keeps, 1 + shift, at + len(drawn_text) + 3 + shift)
+            drawn_text, paren, source = rest.rpartition(" (")
+            source_name = self.sources.get(paren and "(" + source)
+            if source_name is None:
+                return None
+            drawn = self._list(drawn_text, at, shift, self.cards_or_unknown)
+            if drawn is None:
+                return None
+            return OwedDraw(source_name, drawn, 1 + shift, at + len(drawn_text) + 3 + shift)
+        if verb == "build":
+            return self._build(rest, at, shift)
+        if verb == "sell":
+            goods_text, semicolon, draws_text = rest.partition("; ")
+            goods = self._list(goods_text, at, shift, self.goods)
+            if goods is None:
+                return None
+            if not semicolon:
+                return Sell(goods, (), 1 + shift, 0)
+            if not draws_text.startswith("draws "):
+                return None
+            draws_at = at + len(goods_text) + 2
+            draws = self._list(draws_text[6:], draws_at + 6, shift, self.cards_or_unknown)
+            return None if draws is None else Sell(goods, draws, 1 + shift, draws_at + 1 + shift)
+        if verb == "produce":
+            buildings = self._list(rest, at, shift, self.cards)
+            return None if buildings is None else Produce(buildings, 1 + shift)
+        if verb == "discards":
+            cards = self._list(rest, at, shift, self.cards_or_unknown)
+            return None if cards is None else Discard(cards, 1 + shift)
+        if verb == "tucks":
+            card = self._card(rest, at, shift, self.cards_or_unknown)
+            return None if card is None else Tuck(card, 1 + shift)
+        if verb == "gold" and rest.startswith("mine "):
+            mined_text, semicolon, keeps_text = rest[5:].partition("; ")
+            if not semicolon:
+                return None
+            mined = self._list(mined_text, at + 5, shift, self.cards_or_unknown)
+            keeps = self._keeps(keeps_text, at + 5 + len(mined_text) + 2, shift)
+            if mined is None or keeps is None:
+                return None
+            return GoldMineTurn(mined, keeps, 1 + shift, at + 5 + len(mined_text) + 3 + shift)
+        return None
+
+    def _build(self, rest: str, at: int, shift: int) -> Build | None:
+        """``CARD[ over CARD][ paying CARDS][ goods CARDS]``: each part found by its keyword, from the last."""
+        goods: tuple[NameRef, ...] | None = ()
+        paying: tuple[NameRef, ...] | None = ()
+        over: NameRef | None = None
+        over_column = paying_column = goods_column = 0
+        found = rest.find(" goods ")
+        if found >= 0:
+            goods_column = at + found + 2 + shift
+            goods = self._list(rest[found + 7 :], at + found + 7, shift, self.cards)
+            rest = rest[:found]
+        found = rest.find(" paying ")
+        if found >= 0:
+            paying_column = at + found + 2 + shift
+            paying = self._list(rest[found + 8 :], at + found + 8, shift, self.cards_or_unknown)
+            rest = rest[:found]
+        found = rest.find(" over ")
+        if found >= 0:
+            over_column = at + found + 2 + shift
+            over = self._card(rest[found + 6 :], at + found + 6, shift, self.cards)
+            if over is None:
+                return None
+            rest = rest[:found]
+        card = self._card(rest, at, shift, self.cards)
+        if card is None or goods is None or paying is None:
+            return None
+        return Build(card, over, paying, goods, 1 + shift, over_column, paying_column, goods_column)
+
+    def _keeps(self, text: str, at: int, shift: int) -> tuple[NameRef, ...] | None:
+        """``keeps CARDS`` or ``keeps none`` (``text`` at index ``at`` of the action)."""
+        if text == "keeps none":
+            return ()
+        if not text.startswith("keeps "):
+            return None
+        return self._list(text[6:], at + 6, shift, self.cards_or_unknown)
+
+    def _card(self, text: str, at: int, shift: int, names: dict[str, str]) -> NameRef | None:
+        name = names.get(text)
+        return None if name is None else self._ref(name, at + 1 + shift)
+
+    def _list(self, text: str, at: int, shift: int, names: dict[str, str]) -> tuple[NameRef, ...] | None:
+        """``A, B, C`` (each a key of ``names``) at index ``at`` of the action: its references, or None."""
+        refs = []
+        column = at + 1 + shift
+        for piece in text.split(", "):
+            name = names.get(piece)
+            if name is None:
+                return None
+            refs.append(self._ref(name, column))
+            column += len(piece) + 2
+        return tuple(refs)
+
+    def _ref(self, name: str, column: int) -> NameRef:
+        key = (name, column)
+        ref = self._refs.get(key)
+        if ref is None:
+            if len(self._refs) >= 16_384:  # bounded: names times columns of short lines
+                self._refs.clear()
+            ref = self._refs[key] = NameRef(name, column)
+        return ref
