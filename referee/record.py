@@ -392,7 +392,8 @@ class Pieces:
     # grammar's action rule (``NOT_AN_ACTION`` when that rule cannot even read its first token). It must agree with the
     # grammar on every text it reads (tests/test_parser_equivalence.py): it takes its tokens from the grammar's own
     # terminals (``LineParser.lexer_after``) and its items from the grammar's own rules (``LineParser.item``, the
-    # rules listed in ``items``).
+    # rules listed in ``items``) — or, for a text exactly as the game writes it, splits it at its separators and looks
+    # printed names up (San Juan's ``CanonicalActions``), every name checked against the grammar in every position.
     reader: Callable[[LineParser], Callable[[str, int], object | None]] | None = None
     items: frozenset[str] = frozenset()
     # Statements ``KEYWORD HEAD: ITEM, ITEM, ...`` (``hand Anna: A, ?, B``), by the terminal of their keyword: (head

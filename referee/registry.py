@@ -86,6 +86,12 @@ class GameRegistry(Mapping[str, "GameType"]):
             self._entry_list = sorted(entry_points(group=GROUP), key=lambda e: e.name)
         return self._entry_list
 
+    def each_loadable(self) -> list[GameType]:
+        """Every game whose entry point loads, loaded one by one (one that does not load is not reported here: it is,
+        as ever, when a record names it or the whole registry is needed)."""
+        games = (self._load_one(entry) for entry in self._entries())
+        return [game for game in games if game is not None]
+
     def _load_one(self, entry: EntryPoint) -> GameType | None:
         found = self._single.get(entry.value)
         if found is None:

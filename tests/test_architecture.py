@@ -89,3 +89,26 @@ def test_check_loads_neither_z3_nor_hypothesis_nor_other_games() -> None:
     assert not [m for m in loaded if m.split(".")[0] in ("z3", "hypothesis")], loaded
     assert not [m for m in loaded if m.startswith(("referee.san_juan", "referee.santorini_new_york"))], loaded
     assert "referee.saint_petersburg" in loaded
+
+
+def test_check_on_workers_loads_every_game_first_and_neither_z3_nor_hypothesis() -> None:
+    """With workers, the parent loads every game's package and grammar tables before they fork (they start with
+    them: ``parallel.preload_games``) — and still neither z3 nor Hypothesis."""
+    import subprocess
+    import sys
+
+    folder = PACKAGE.parent / "records" / "saint-petersburg"
+    script = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from referee.cli import main\n"
+        "from referee.registry import GAMES\n"
+        f"result = CliRunner().invoke(main, ['check', '--jobs', '2', '--format', 'jsonl', {str(folder)!r}])\n"
+        "assert result.exit_code in (0, 1), result.output\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('z3', 'hypothesis')))\n"
+        "print(sorted(g.id for g in GAMES.values() if g.__dict__.get('_parser') is not None))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    *_, heavy, parsed = done.stdout.strip().splitlines()
+    assert eval(heavy) == []
+    assert eval(parsed) == sorted(GAMES)
