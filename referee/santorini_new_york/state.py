@@ -66,6 +66,9 @@ class SNYState(GameState):
         self.geo = Geometry.of(board, options.diagonal_adjacency)
         self.supply = Supply.of(options)
         self.tracker = CardTracker(deck_cards(deck, deck_list))
+        # the places of each seat's cards, named once: every deal, reveal and round's end asks
+        self.hand_places = tuple(hand(seat) for seat in range(len(players)))
+        self.played_places = tuple(played(seat) for seat in range(len(players)))
         self.pos = Position.empty(board)
         self.stage = SETUP
         self.round = 1
@@ -208,6 +211,9 @@ class SNYState(GameState):
     def card_of(self, ref: CardRef) -> Card:
         """A named card: printed in the deck list (else an unknown card, malformed) and in this game's deck."""
         assert ref.profession is not None
+        card = (ref.profession, ref.number)
+        if card in self.tracker.bits:  # the game's cards: its deck's professions, each with the numbers printed
+            return card
         numbers = self.deck_list.numbers.get(ref.profession, ())
         if ref.number not in numbers:
             printed = ", ".join(map(str, numbers)) or "none"
@@ -221,7 +227,7 @@ class SNYState(GameState):
             raise self.fail(
                 SNYCode.NOT_IN_DECK, f"{ref.profession} is not in this game's deck ({', '.join(self.deck)})", ref.column
             )
-        return (ref.profession, ref.number)
+        return card
 
     # ------------------------------------------------------------------------------------------------ setup
     def _apply_place(self, st: Place) -> None:
@@ -284,7 +290,7 @@ class SNYState(GameState):
             seat = self.seat_of(st.player)  # raises: not a player
         source, count, what = self._deal_of(seat, st)
         tracker = self.tracker.copy()
-        to = hand(seat)
+        to = self.hand_places[seat]
         for index, ref in enumerate(st.cards):
             if index == count:
                 raise self.fail(SNYCode.HAND_SIZE, f"{what} is {count} cards; this is card {index + 1}", ref.column)
@@ -363,7 +369,7 @@ class SNYState(GameState):
                 raise self.fail(SNYCode.REVEAL_PLAYERS, f"{entry.player.name} plays one card", entry.player.column)
             card = self.card_of(entry.card)
             try:
-                tracker.take(card, hand(seat), played(seat))
+                tracker.take(card, self.hand_places[seat], self.played_places[seat])
             except CardError as error:
                 raise self.fail(
                     SNYCode.NOT_IN_HAND,
@@ -495,7 +501,7 @@ class SNYState(GameState):
         self.turn += 1
         if self.turn < len(self.order):
             return
-        self.tracker.move_every(tuple([played(seat) for seat in self.played]), DISCARD)
+        self.tracker.move_every(self.played_places, DISCARD)  # (a seat out since an earlier round has none there)
         if self.round % self.options.refill_period == 0:
             self.tracker.shuffle(DISCARD)
             self.refill_due = set(self.in_game())
