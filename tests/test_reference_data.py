@@ -1,7 +1,7 @@
 """The data the code holds against the rules references beside the project (the team's checkout,
-/work/shared/rules): Saint Petersburg's card table of both editions and its numbers, Santorini: New York's
-professions, deck composition, deck lists and boards. Each table is parsed from the reference's own text, so a
-change on either side shows here; every test skips when its reference is absent.
+/work/shared/rules): Saint Petersburg's card table of both editions and its numbers, San Juan's card table,
+Santorini: New York's professions, deck composition, deck lists and boards. Each table is parsed from the
+reference's own text, so a change on either side shows here; every test skips when its reference is absent.
 
 Santorini's ability texts are not compared word for word: the reference paraphrases the cards, and the code keeps
 no copy of that text (``Profession.clauses`` are the referee's rulings in its own words). What the reference states
@@ -23,6 +23,7 @@ from referee.saint_petersburg.cards import Card, card_table
 from referee.saint_petersburg.options import FIRST_EDITION as SP_FIRST_EDITION
 from referee.saint_petersburg.options import SECOND_EDITION as SP_SECOND_EDITION
 from referee.saint_petersburg.options import SPOptions
+from referee.san_juan.cards import CARDS as SJ_CARDS
 from referee.santorini_new_york import cards as sny_cards
 from referee.santorini_new_york.board import shipped_board, shipped_boards
 from referee.santorini_new_york.options import SNYOptions
@@ -298,3 +299,16 @@ def test_sny_hand_numbers_are_the_reference_numbers() -> None:
     options = SNYOptions()
     assert (options.hand_size, options.refill_period, options.refill_size) == (hand, period, dealt)
     assert back == hand and left + dealt == back and hand - period == left
+
+
+# ------------------------------------------------------------------------------------------------ San Juan
+def test_sj_cards_are_the_reference_table() -> None:
+    """cards.csv against section 2's table: name, kind, cost, VP, copies and ability, row by row."""
+    text = reference("san-juan.md")
+    table = text.split("`name,kind,cost,vp,copies,ability`\n```\n")[1].split("```")[0]
+    rows = [line.split(",", 5) for line in table.splitlines()]
+    ours = [
+        [c.name, "production" if c.production else "violet", str(c.cost), str(c.vp), str(c.copies), c.ability]
+        for c in SJ_CARDS.values()
+    ]
+    assert ours == rows

@@ -880,18 +880,3 @@ Anna: build Gold Mine
 """
     (report,) = check_text(text)
     assert (report.verdict.value, report.error.code, report.error.line) == ("illegal", "sj-not-in-hand", 19)
-
-
-def test_card_data_is_the_rules_reference_table() -> None:
-    """cards.csv against the reference's card table (name, kind, cost, VP, copies, ability), where the reference is
-    beside the project (the team's checkout)."""
-    reference = Path(__file__).resolve().parent.parent.parent / "shared" / "rules" / "san-juan.md"
-    if not reference.is_file():
-        pytest.skip("the rules reference is not beside this checkout")
-    table = reference.read_text(encoding="utf-8").split("`name,kind,cost,vp,copies,ability`\n```\n")[1].split("```")[0]
-    rows = [line.split(",", 5) for line in table.splitlines()]
-    ours = [
-        [c.name, "production" if c.production else "violet", str(c.cost), str(c.vp), str(c.copies), c.ability]
-        for c in CARDS.values()
-    ]
-    assert ours == rows
