@@ -56,23 +56,50 @@ class CardTracker:
     cards.
 
     ``common``: when every slot has the same candidates and the slots can be filled (the deck before the deal; most
-    of a game), those candidates (else None). A named card taken out of them then leaves room for the others at once
-    (one card and one slot fewer, all hidden cards still candidates): ``take`` skips the search for the group and the
-    test of ``feasible``."""
+    of a game), those candidates, and then the slots are kept as a count per place (``counts``); else None, and each
+    place's slots are kept by their candidates (``masks``). A named card taken out of the common candidates leaves
+    room for the others at once (one card and one slot fewer, all hidden cards still candidates): ``take`` changes
+    one count and the mask, with no search for a group and no test of ``feasible``; a ``?`` dealt or a pile moved
+    changes counts only."""
 
     def __init__(self, cards: tuple[Card, ...]) -> None:
         self.cards = cards
         self.bits: dict[Card, int] = {card: 1 << index for index, card in enumerate(cards)}
         self.known: dict[Card, str] = {}
-        full = (1 << len(cards)) - 1
-        self.masks: dict[tuple[str, int], int] = {(DECK, full): len(cards)} if cards else {}
-        self.common: int | None = full if cards else None
+        self._masks: dict[tuple[str, int], int] = {}  # (place, candidates) -> slots, while ``common`` is None
+        self.counts: dict[str, int] = {DECK: len(cards)} if cards else {}  # place -> slots, while ``common`` is set
+        self.common: int | None = (1 << len(cards)) - 1 if cards else None
 
     def copy(self) -> CardTracker:
         other = CardTracker.__new__(CardTracker)
-        other.cards, other.bits, other.known, other.masks = self.cards, self.bits, dict(self.known), dict(self.masks)
-        other.common = self.common
+        other.cards, other.bits, other.known = self.cards, self.bits, dict(self.known)
+        other._masks, other.counts, other.common = dict(self._masks), dict(self.counts), self.common
         return other
+
+    @property
+    def masks(self) -> dict[tuple[str, int], int]:
+        """The hidden slots: (place, candidates as a mask) -> how many such slots the place has (a copy while the
+        slots are kept as counts: read, not changed)."""
+        common = self.common
+        if common is None:
+            return self._masks
+        return {(place, common): n for place, n in self.counts.items()}
+
+    def _explicit(self) -> None:
+        """Keep the slots by their candidates (``masks``) from now on: a change may make them differ."""
+        common = self.common
+        if common is not None:
+            self._masks = {(place, common): n for place, n in self.counts.items()}
+            self.counts, self.common = {}, None
+
+    def _settle(self, check: bool) -> None:
+        """Back to a count per place when every slot has the same candidates (and, ``check``, they can be filled)."""
+        found = {cand for _, cand in self._masks}
+        if len(found) == 1 and (not check or self.feasible()):
+            counts: dict[str, int] = {}
+            for (place, _), n in self._masks.items():
+                counts[place] = counts.get(place, 0) + n
+            self._masks, self.counts, self.common = {}, counts, found.pop()
 
     @property
     def slots(self) -> dict[tuple[str, frozenset[Card]], int]:
@@ -85,10 +112,10 @@ class CardTracker:
 
     @slots.setter
     def slots(self, slots: dict[tuple[str, frozenset[Card]], int]) -> None:
-        self.masks, self.common = {}, None  # (whether they can be filled is not known yet)
+        self._masks, self.counts, self.common = {}, {}, None  # (whether they can be filled is not known yet)
         for (place, cand), n in slots.items():
             key = (place, self.mask_of(cand))
-            self.masks[key] = self.masks.get(key, 0) + n
+            self._masks[key] = self._masks.get(key, 0) + n
 
     def mask_of(self, cards: Iterable[Card]) -> int:
         bits = self.bits
@@ -113,7 +140,9 @@ class CardTracker:
         return sorted((card for card, where in self.known.items() if where == place), key=card_order)
 
     def slots_at(self, place: str) -> int:
-        return sum(n for (where, _), n in self.masks.items() if where == place)
+        if self.common is not None:
+            return self.counts.get(place, 0)
+        return sum(n for (where, _), n in self._masks.items() if where == place)
 
     def count(self, place: str) -> int:
         return len(self.known_at(place)) + self.slots_at(place)
@@ -147,14 +176,20 @@ class CardTracker:
         if where is not None:
             raise CardError("it is known to be elsewhere", where)
         bit = self.bits.get(card, 0)
-        masks = self.masks
         common = self.common
-        if common is not None and common & bit and (place, common) in masks:  # see ``common``
-            less = common & ~bit
-            self.masks = {(at, less): n - (at == place) for (at, _), n in masks.items() if n - (at == place)}
+        if common is not None:  # see ``common``
+            counts = self.counts
+            n = counts.get(place)
+            if n is None or not common & bit:
+                raise CardError("it cannot be there")
+            if n == 1:
+                del counts[place]
+            else:
+                counts[place] = n - 1
             known[card] = to
-            self.common = less if self.masks else None
+            self.common = common & ~bit if counts else None
             return
+        masks = self._masks
         groups = [key for key in masks if key[0] == place and key[1] & bit]
         if not groups:
             raise CardError("it cannot be there")
@@ -168,22 +203,27 @@ class CardTracker:
         self._forget(bit)
         if not self.feasible():
             raise CardError("the other named cards leave no room for it there")
-        found = {cand for _, cand in self.masks}
-        self.common = found.pop() if len(found) == 1 else None  # they can be filled: feasible said so
+        self._settle(check=False)  # they can be filled: feasible said so
 
     def take_unknown(self, place: str, to: str) -> None:
         """A card the record does not name (``?``) leaves ``place`` for ``to``: one of its slots moves."""
-        groups = [key for key in self.masks if key[0] == place]
-        if not groups:
-            known = self.known_at(place)
-            if not known:
+        if not self.slots_at(place):
+            if not self.known_at(place):
                 raise CardError("no card is left there")
             self.shuffle(place)  # a '?' taken from known cards: which one is not known any more
-            groups = [key for key in self.masks if key[0] == place]
-        merged = self._merge(place, groups)  # the place's only group now
+        if self.common is not None:  # the slot keeps the common candidates
+            counts = self.counts
+            n = counts[place]
+            if n == 1:
+                del counts[place]
+            else:
+                counts[place] = n - 1
+            counts[to] = counts.get(to, 0) + 1
+            return
+        merged = self._merge(place, [key for key in self._masks if key[0] == place])  # the place's only group now
         self._drop_slot(merged)
         key = (to, merged[1])
-        self.masks[key] = self.masks.get(key, 0) + 1
+        self._masks[key] = self._masks.get(key, 0) + 1
 
     def move_all(self, place: str, to: str) -> None:
         """Every card of a place goes to another (played cards to the discard pile, an eliminated hand)."""
@@ -191,30 +231,46 @@ class CardTracker:
 
     def move_every(self, places: tuple[str, ...], to: str) -> None:
         """Every card of some places goes to another (``move_all`` of each, in one pass)."""
-        known, masks = self.known, self.masks
+        known = self.known
         for card in [card for card, where in known.items() if where in places]:
             known[card] = to
+        if self.common is not None:
+            counts = self.counts
+            for place in places:
+                n = counts.pop(place, 0)
+                if n:
+                    counts[to] = counts.get(to, 0) + n
+            return
+        masks = self._masks
         for key in [key for key in masks if key[0] in places]:
             count = masks.pop(key)
             moved = (to, key[1])
             masks[moved] = masks.get(moved, 0) + count
 
+    def move_known(self, cards: Iterable[Card], places: tuple[str, ...], to: str) -> None:
+        """Those of some named cards known to be in one of ``places`` go to ``to``: ``move_every`` of the places when
+        those cards are all they hold (a round's played cards, every one named, to the discard pile)."""
+        known = self.known
+        for card in cards:
+            if known.get(card) in places:
+                known[card] = to
+
     def shuffle(self, place: str) -> None:
         """The place's cards are shuffled face down: its known cards become hidden slots of the place."""
-        self.common = None  # the place's candidates grow
-        cards = self.known_at(place)
-        groups = [key for key in self.masks if key[0] == place]
-        total = len(cards) + sum(self.masks.pop(key) for key in groups)
+        self._explicit()  # the place's candidates grow
+        masks, known, bits = self._masks, self.known, self.bits
+        cards = [card for card, where in known.items() if where == place]
+        groups = [key for key in masks if key[0] == place]
+        total = len(cards) + sum(masks.pop(key) for key in groups)
         if total:
-            cand = self.mask_of(cards)
+            cand = 0
+            for card in cards:
+                cand |= bits[card]
+                del known[card]
             for key in groups:
                 cand |= key[1]
-            self.masks[(place, cand)] = total
-        for card in cards:
-            del self.known[card]
-        found = {cand for _, cand in self.masks}
-        if len(found) == 1 and self.feasible():  # one group again (no '?' slot elsewhere): see ``common``
-            self.common = found.pop()
+            masks[(place, cand)] = total
+        self._settle(check=True)  # one group again (no '?' slot elsewhere): see ``common``
 
     # ------------------------------------------------------------------------------------------------ helpers
     def _merge(self, place: str, groups: list[tuple[str, int]]) -> tuple[str, int]:
@@ -223,21 +279,22 @@ class CardTracker:
             return groups[0]
         total = 0
         cand = 0
+        masks = self._masks
         for key in groups:
-            total += self.masks.pop(key)
+            total += masks.pop(key)
             cand |= key[1]
         key = (place, cand)
-        self.masks[key] = self.masks.get(key, 0) + total
+        masks[key] = masks.get(key, 0) + total
         return key
 
     def _drop_slot(self, key: tuple[str, int]) -> None:
-        self.masks[key] -= 1
-        if not self.masks[key]:
-            del self.masks[key]
+        self._masks[key] -= 1
+        if not self._masks[key]:
+            del self._masks[key]
 
     def _forget(self, bit: int) -> None:
         """A card now known somewhere (its bit) leaves every slot's candidates."""
-        masks = self.masks
+        masks = self._masks
         for key in [key for key in masks if key[1] & bit]:
             count = masks.pop(key)
             moved = (key[0], key[1] & ~bit)

@@ -64,7 +64,7 @@ class SNYState(GameState):
         self.options = options
         self.board, self.deck_list, self.deck = board, deck_list, deck
         self.geo = Geometry.of(board, options.diagonal_adjacency)
-        self.supply = Supply.of(options)
+        self.supply, self._contexts = _shared_by(options, self.geo)
         self.tracker = CardTracker(deck_cards(deck, deck_list))
         # the places of each seat's cards, named once: every deal, reveal and round's end asks
         self.hand_places = tuple(hand(seat) for seat in range(len(players)))
@@ -87,7 +87,6 @@ class SNYState(GameState):
         self.termination: SNYTermination | None = None
         self.final_claimed = False
         self._legal: tuple[tuple, list[Path]] | None = None
-        self._contexts: dict[int, TurnContext] = {}  # seat -> his context this round (``context``)
 
     # ------------------------------------------------------------------------------------------------ queries
     def is_terminal(self) -> bool:
@@ -121,14 +120,12 @@ class SNYState(GameState):
         return self.order[self.turn] if self.stage == TURNS else None
 
     def context(self, seat: int) -> TurnContext:
-        """What a seat's turn asks (made once a round: every turn line asks it; remade when the card or the Statue
-        holder is not the one it was made with)."""
-        found = self._contexts.get(seat)
-        profession = self.played[seat][0]
-        if found is None or found.profession != profession or found.holder != self.holder:
-            found = self._contexts[seat] = TurnContext(
-                self.geo, self.options, seat, profession, self.holder, self.supply
-            )
+        """What a seat's turn asks: every turn line asks it, and a seat has a new card every round, so each
+        (seat, card, Statue holder) is made once for all the games of the same options (``_shared_by``)."""
+        key = (seat, self.played[seat][0], self.holder)
+        found = self._contexts.get(key)
+        if found is None:
+            found = self._contexts[key] = TurnContext(self.geo, self.options, seat, key[1], self.holder, self.supply)
         return found
 
     def legal_turns(self) -> list[Path]:
@@ -290,7 +287,7 @@ class SNYState(GameState):
             seat = self.seat_of(st.player)  # raises: not a player
         source, count, what = self._deal_of(seat, st)
         tracker = self.tracker.copy()
-        to = self.hand_places[seat]
+        to, bits = self.hand_places[seat], tracker.bits
         for index, ref in enumerate(st.cards):
             if index == count:
                 raise self.fail(SNYCode.HAND_SIZE, f"{what} is {count} cards; this is card {index + 1}", ref.column)
@@ -298,7 +295,9 @@ class SNYState(GameState):
                 if ref.profession is None:
                     tracker.take_unknown(source, to)
                 else:
-                    card = self.card_of(ref)
+                    card = (ref.profession, ref.number)
+                    if card not in bits:  # not one of the game's cards: ``card_of`` says why
+                        card = self.card_of(ref)
                     tracker.take(card, source, to)
             except CardError as error:
                 name = "a card" if ref.unknown else card_text(card)
@@ -358,7 +357,7 @@ class SNYState(GameState):
         if self.stage == SETUP:
             tracker.move_all(DECK, DISCARD)  # the cards not dealt start the discard pile
         cards: dict[int, Card] = {}
-        seats = self.seats
+        seats, bits, hand_places, played_places = self.seats, tracker.bits, self.hand_places, self.played_places
         for entry in st.entries:
             seat = seats.get(entry.player.name)
             if seat is None:
@@ -367,9 +366,12 @@ class SNYState(GameState):
                 raise self.fail(SNYCode.ELIMINATED, f"{entry.player.name} is out of the game", entry.player.column)
             if seat in cards:
                 raise self.fail(SNYCode.REVEAL_PLAYERS, f"{entry.player.name} plays one card", entry.player.column)
-            card = self.card_of(entry.card)
+            ref = entry.card
+            card = (ref.profession, ref.number)
+            if card not in bits:  # not one of the game's cards: ``card_of`` says why
+                card = self.card_of(ref)
             try:
-                tracker.take(card, self.hand_places[seat], self.played_places[seat])
+                tracker.take(card, hand_places[seat], played_places[seat])
             except CardError as error:
                 raise self.fail(
                     SNYCode.NOT_IN_HAND,
@@ -501,7 +503,9 @@ class SNYState(GameState):
         self.turn += 1
         if self.turn < len(self.order):
             return
-        self.tracker.move_every(self.played_places, DISCARD)  # (a seat out since an earlier round has none there)
+        # the played places hold this round's reveal, every card of it named (a seat out since an earlier round
+        # played none): they go to the discard pile
+        self.tracker.move_known(self.played.values(), self.played_places, DISCARD)
         if self.round % self.options.refill_period == 0:
             self.tracker.shuffle(DISCARD)
             self.refill_due = set(self.in_game())
@@ -540,6 +544,21 @@ class SNYState(GameState):
             self.winner,
             self.final_claimed,
         )
+
+
+# options -> (the options, their geometry, supply and turn contexts): the games of a file share them (a context is
+# never changed; its key keeps the options alive, so their id is not reused while the entry is here)
+_SHARED: dict[int, tuple[SNYOptions, Geometry, Supply, dict[tuple[int, str, int | None], TurnContext]]] = {}
+
+
+def _shared_by(options: SNYOptions, geo: Geometry) -> tuple[Supply, dict[tuple[int, str, int | None], TurnContext]]:
+    """The supply and the turn contexts of every game under these options on this board (made once)."""
+    held = _SHARED.get(id(options))
+    if held is None or held[0] is not options or held[1] is not geo:
+        if len(_SHARED) >= 64:
+            _SHARED.clear()
+        held = _SHARED[id(options)] = (options, geo, Supply.of(options), {})
+    return held[2], held[3]
 
 
 # statement class -> its handler (``SNYState.handlers``, the functions themselves)
