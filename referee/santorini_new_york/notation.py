@@ -450,6 +450,10 @@ class SNYLineParser(LineParser):
         head, colon, rest = text.partition(": ")
         if not colon:
             return None
+        actor = self._sny_actors.get(head)  # a player's turn line (most lines): no statement keyword is a name
+        if actor is not None and not rest.startswith("loses "):
+            steps = self._canonical_entries("x:", rest, "; ", len(head) + 3)
+            return None if steps is None else TurnLine(actor, steps, len(text) + 1)
         make = LISTS.get(head)
         if make is not None:  # no player may be called so (ruling 17): no turn line
             entries = self._canonical_entries(head + ":", rest, ", ", len(head) + 3)
