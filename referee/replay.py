@@ -240,13 +240,17 @@ def _players_of(record: GameRecord, game: GameType) -> list[str]:
     if problem is not None:
         raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS, problem)
     result = record.tag_entry("Result")
-    unknown = [name for name in _claimed_winners(result.value) if name not in players] if result else []
+    claimed = _claimed_winners(result.value) if result else []
+    unknown = [name for name in claimed if name not in players]
     if unknown:
         message = (
             f"the Result tag names {excerpt(unknown[0])}, who is not a player of this game "
             f"(Players: {', '.join(players)})"
         )
         raise _tag_error(record, "Result", RecordCode.UNKNOWN_PLAYER, message)
+    twice = next((name for index, name in enumerate(claimed) if name in claimed[:index]), None)
+    if twice is not None:  # a claim names each player at most once (record-format.md §1), the Result tag too
+        raise _tag_error(record, "Result", RecordCode.CLAIM_NAMES_TWICE, f"the Result tag names {excerpt(twice)} twice")
     return players
 
 

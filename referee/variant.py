@@ -118,7 +118,8 @@ def find_variant(reference: str, base_dir: Path | None = None, policy: ReadPolic
         known = ", ".join(sorted(registered)) or "none"
         raise malformed(
             RecordCode.UNKNOWN_VARIANT,
-            f"no variant {excerpt(reference)} (registered: {known}; or a file inside the record's folder)",
+            f"no variant {excerpt(reference)} (registered: {known}; or a file inside the record's folder, or inside "
+            "a folder allowed with --allow-dir)",
         )
     return load_variant(path, policy)
 

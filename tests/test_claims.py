@@ -103,3 +103,16 @@ def test_an_illegal_statement_before_the_end_wins_over_a_wrong_result_tag(game: 
     broken = [*lines[: body_start + 3], "round 99", *lines[body_start + 3 :]]
     report = judge(broken)
     assert report.error.code != "result-mismatch" and report.error.line == body_start + 4
+
+
+def test_a_result_tag_naming_a_player_twice_is_malformed_at_the_tag(game: Path) -> None:
+    """The Result tag is a claim (record-format.md section 1): naming a player twice is malformed, even when the
+    name is the winner's."""
+    winner, _scores = FINISHED[game]
+    lines = [f'[Result "{winner}, {winner}"]' if line.startswith("[Result") else line for line in without_claims(game)]
+    tag_line = next(i for i, line in enumerate(lines, 1) if line.startswith("[Result"))
+    report = judge(lines)
+    assert report.verdict is Verdict.MALFORMED
+    assert (report.error.code, report.error.line) == ("claim-names-player-twice", tag_line)
+    again = [f'[Result "{winner}"]' if line.startswith("[Result") else line for line in lines]
+    assert judge(again).verdict is Verdict.VALID

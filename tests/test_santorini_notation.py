@@ -78,6 +78,9 @@ def test_aliases_and_case() -> None:
         "Anna: force b2-c2; move c3-b2; build b3=2"
     )
     assert statement_text(parse("Anna: lose b2")) == "Anna: loses b2"
+    # a rooftop is the fourth level: '=4' is the documented alias of '=roof' (docs/santorini-new-york.md)
+    assert statement_text(parse("Anna: move b2-c2; build c1=4")) == "Anna: move b2-c2; build c1=roof"
+    assert statement_text(parse("Anna: move b2-c2; build c1=5")) == "Anna: move b2-c2; build c1=5"
     assert statement_text(parse("PLAY: Anna ironworker 6, Boris fire fighter 2")) == (
         "play: Anna Iron Worker 6, Boris Firefighter 2"
     )

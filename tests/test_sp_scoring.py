@@ -168,6 +168,16 @@ class TestScoreClaims:
         run(s, "Boris: pass\nAnna: pass\nAnna: pub 1")
         rejects(s, "score: Anna +0R", "sp-score-misplaced")
 
+    def test_pub_zero_is_a_pub_line_the_score_claim_comes_before(self):
+        """Spec section 2: 'score:' stands "before any pub line", and a written "pub 0" is one (it buys nothing)."""
+        s = new_state()
+        acting(s, "building", to_act=1)
+        run(s, "Boris: pass\nAnna: pass")
+        before = s.p[0].vp, s.p[0].rubles
+        run(s, "Anna: pub 0")
+        assert (s.p[0].vp, s.p[0].rubles) == before
+        rejects(s, "score: Anna +0R", "sp-score-misplaced")
+
 
 # --------------------------------------------------------------------------------------------------- Pubs
 class TestPub:
@@ -216,12 +226,12 @@ class TestPub:
         s = self.after_building()
         run(s, "Anna: pub 0")
 
-    def test_pub_zero_equals_no_line_even_without_a_pub(self):
-        """Spec section 2: "pub 0" may be omitted, so writing it says nothing, whoever writes it."""
+    def test_pub_zero_buys_nothing_even_without_a_pub(self):
+        """Spec section 2: "pub 0" may be omitted, so writing it buys nothing, whoever writes it."""
         s = self.after_building()
         assert not s.p[1].owns("Pub")
-        before = s.fingerprint()
         run(s, "Boris: pub 0")
+        before = s.fingerprint()
         run(s, "Boris: pub 0 for 0")
         assert s.fingerprint() == before
         rejects(s, "Boris: pub 1", "sp-pub-not-owned")

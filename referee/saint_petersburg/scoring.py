@@ -92,7 +92,10 @@ class ScoringRules(Position):
                 action.column,
             )
         if action.count == 0 and action.price in (None, 0):
-            return  # "pub 0" buys nothing and equals no line (spec section 2): any player may write it
+            # "pub 0" buys nothing (any player may write it, as often as he likes), but it is a pub line: the
+            # round's 'score:' claim comes before any pub line (record-format.md section 2)
+            self.score_claim_open = False
+            return
         cost = self._check_pub(seat, action)
         player = self.p[seat]
         self._spend(seat, cost)
