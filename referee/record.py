@@ -234,12 +234,17 @@ def iter_lines(text: str, chunk: int = 1 << 20) -> Iterator[tuple[int, str]]:
             end = text.find("\n", start + chunk)
             if end < 0:
                 end = size - 1
-        lines = text[start : end + 1].split("\n")
+        piece = text[start : end + 1]
+        lines = piece.split("\n")
         if lines[-1] == "" or (lines[-1] == "\r" and end == size - 1):
             lines.pop()  # the chunk ended with its LF (or the text with a lone CR: no line)
-        for line in lines:
-            yield number, line[:-1] if line[-1:] == "\r" else line
-            number += 1
+        if "\r" in piece:
+            for line in lines:
+                yield number, line[:-1] if line[-1:] == "\r" else line
+                number += 1
+        else:  # (LF line ends only: numbered without a Python step per line)
+            yield from zip(itertools.count(number), lines)
+            number += len(lines)
         start = end + 1
 
 
@@ -307,7 +312,8 @@ def iter_games(lines: str | Iterable[tuple[int, str | BadLine]], file: str = "<s
     current: GameRecord | None = None
     in_tags = False
     index = 0
-    for number, raw in lines:
+    for item in lines:
+        number, raw = item
         if raw.__class__ is not str:
             assert isinstance(raw, BadLine)
             if current is None:  # unreadable before any tag: taken as part of the first tag section
@@ -353,7 +359,7 @@ def iter_games(lines: str | Iterable[tuple[int, str | BadLine]], file: str = "<s
                 '[Game "..."] and [Players "..."]',
                 len(raw) - len(raw.lstrip()) + 1,
             ).at(number)
-        current.body.append((number, raw))
+        current.body.append(item)  # (number, raw) as it came
     if current is not None:
         yield current
 
