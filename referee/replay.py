@@ -32,6 +32,7 @@ from referee.record import (
     BLANK_STATEMENT,
     BadLine,
     GameRecord,
+    Tag,
     TwoReadings,
     duplicate_tag,
     excerpt,
@@ -227,7 +228,22 @@ def _game_of(record: GameRecord) -> GameType:
 
 def _players_of(record: GameRecord, game: GameType) -> list[str]:
     """The players of the ``Players`` tag, each once, printable and short, as many as the game allows; and a
-    ``Result`` tag that names only them."""
+    ``Result`` tag that names only them, each once. (A pair of tags found good is kept: the games of a file repeat
+    them.)"""
+    result = record.tag_entry("Result")
+    key = (game, record.tag("Players") or "", result.value if result is not None else None)
+    known = _GOOD_PLAYERS.get(key)
+    if known is not None:
+        return list(known)
+    players = _checked_players(record, game, result)
+    remember(_GOOD_PLAYERS, key, tuple(players), 256)
+    return players
+
+
+_GOOD_PLAYERS: dict[tuple[GameType, str, str | None], tuple[str, ...]] = {}
+
+
+def _checked_players(record: GameRecord, game: GameType, result: Tag | None) -> list[str]:
     players = [name.strip() for name in (record.tag("Players") or "").split(",")]
     odd = next((name for name in players if len(name) > MAX_NAME or not name.isprintable()), None)
     problem = None
@@ -239,7 +255,6 @@ def _players_of(record: GameRecord, game: GameType) -> list[str]:
         problem = f"{game.title} is played by {game.min_players} to {game.max_players} players, not {len(players)}"
     if problem is not None:
         raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS, problem)
-    result = record.tag_entry("Result")
     claimed = _claimed_winners(result.value) if result else []
     unknown = [name for name in claimed if name not in players]
     if unknown:

@@ -42,7 +42,13 @@ class Position:
 
     @classmethod
     def empty(cls, board: BoardMap) -> Position:
-        return cls((0,) * (board.width * board.height), frozenset(), frozenset(), {})
+        """The board before setup: one object per board (a position is never changed)."""
+        held = _EMPTY.get(id(board))
+        if held is None or held[0] is not board:
+            if len(_EMPTY) >= 64:
+                _EMPTY.clear()
+            held = _EMPTY[id(board)] = (board, cls((0,) * (board.width * board.height), frozenset(), frozenset(), {}))
+        return held[1]
 
     def key(self) -> tuple:
         return (self.height, tuple(sorted(self.roof)), tuple(sorted(self.sky)), tuple(sorted(self.workers.items())))
@@ -92,6 +98,9 @@ class Position:
         if level == ROOF:
             return len(self.roof)
         return sum(1 for h in self.height if h >= level)
+
+
+_EMPTY: dict[int, tuple[BoardMap, Position]] = {}  # id(board) -> (the board, its empty position)
 
 
 class Act(NamedTuple):

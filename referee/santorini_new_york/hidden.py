@@ -48,6 +48,20 @@ class CardError(Exception):
         self.where = where
 
 
+_BITS: dict[int, tuple[tuple[Card, ...], dict[Card, int]]] = {}  # id(cards) -> (cards, card -> its bit)
+
+
+def _bits_of(cards: tuple[Card, ...]) -> dict[Card, int]:
+    """Each card's bit, made once per deck (``deck_cards`` gives the games of one deck the same tuple; the entry
+    keeps it alive, so its id is not reused while the entry is here)."""
+    held = _BITS.get(id(cards))
+    if held is None or held[0] is not cards:
+        if len(_BITS) >= 64:
+            _BITS.clear()
+        held = _BITS[id(cards)] = (cards, {card: 1 << index for index, card in enumerate(cards)})
+    return held[1]
+
+
 class CardTracker:
     """The places of all cards (copy before a change that may fail: the state keeps the old one on an error).
 
@@ -64,7 +78,7 @@ class CardTracker:
 
     def __init__(self, cards: tuple[Card, ...]) -> None:
         self.cards = cards
-        self.bits: dict[Card, int] = {card: 1 << index for index, card in enumerate(cards)}
+        self.bits: dict[Card, int] = _bits_of(cards)  # never changed: shared by copies, and by games of one deck
         self.known: dict[Card, str] = {}
         self._masks: dict[tuple[str, int], int] = {}  # (place, candidates) -> slots, while ``common`` is None
         self.counts: dict[str, int] = {DECK: len(cards)} if cards else {}  # place -> slots, while ``common`` is set

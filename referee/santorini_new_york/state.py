@@ -9,6 +9,7 @@ only stored at the end), so a rejected statement leaves the state as it was.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any, ClassVar
 
 from referee.errors import RecordCode, malformed
@@ -67,8 +68,7 @@ class SNYState(GameState):
         self.supply, self._contexts = _shared_by(options, self.geo)
         self.tracker = CardTracker(deck_cards(deck, deck_list))
         # the places of each seat's cards, named once: every deal, reveal and round's end asks
-        self.hand_places = tuple(hand(seat) for seat in range(len(players)))
-        self.played_places = tuple(played(seat) for seat in range(len(players)))
+        self.hand_places, self.played_places = _places(len(players))
         self.pos = Position.empty(board)
         self.stage = SETUP
         self.round = 1
@@ -544,6 +544,12 @@ class SNYState(GameState):
             self.winner,
             self.final_claimed,
         )
+
+
+@cache
+def _places(players: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names of each seat's hand and played cards."""
+    return tuple(hand(seat) for seat in range(players)), tuple(played(seat) for seat in range(players))
 
 
 # options -> (the options, their geometry, supply and turn contexts): the games of a file share them (a context is
