@@ -203,21 +203,32 @@ class CardTracker:
             known[card] = to
             self.common = common & ~bit if counts else None
             return
-        masks = self._masks
-        groups = [key for key in masks if key[0] == place and key[1] & bit]
+        groups = [key for key in self._masks if key[0] == place and key[1] & bit]
         if not groups:
             raise CardError("it cannot be there")
         group = groups[0] if len(groups) == 1 else self._merge(place, groups)  # the place's one group holding it
-        left = masks[group] - 1
-        if left:
-            masks[group] = left
-        else:
-            del masks[group]
         known[card] = to
-        self._forget(bit)
-        if not self.feasible():
+        # in one pass: a slot of the group goes, the card leaves every slot's candidates (it is known now), and the
+        # slots are counted by candidates for ``_fillable``
+        masks: dict[tuple[str, int], int] = {}
+        capacity: dict[int, int] = {}
+        total = 0
+        keep = ~bit
+        for key, n in self._masks.items():
+            if key == group:
+                n -= 1
+                if not n:
+                    continue
+            cand = key[1] & keep
+            moved = (key[0], cand)
+            masks[moved] = masks.get(moved, 0) + n
+            capacity[cand] = capacity.get(cand, 0) + n
+            total += n
+        self._masks = masks
+        if not self._fillable(capacity, total):
             raise CardError("the other named cards leave no room for it there")
-        self._settle(check=False)  # they can be filled: feasible said so
+        if len(capacity) == 1:  # all slots alike again, and they can be filled: see ``common``
+            self._settle(check=False)
 
     def take_unknown(self, place: str, to: str) -> None:
         """A card the record does not name (``?``) leaves ``place`` for ``to``: one of its slots moves."""
@@ -306,34 +317,25 @@ class CardTracker:
         if not self._masks[key]:
             del self._masks[key]
 
-    def _forget(self, bit: int) -> None:
-        """A card now known somewhere (its bit) leaves every slot's candidates."""
-        masks = self._masks
-        for key in [key for key in masks if key[1] & bit]:
-            count = masks.pop(key)
-            moved = (key[0], key[1] & ~bit)
-            masks[moved] = masks.get(moved, 0) + count
-
     def feasible(self) -> bool:
-        """Can the hidden cards fill the slots one to one (each slot one of its candidates)? Slots of equal
-        candidates are one group of their total size; when all slots have the same candidates (the common case) it
-        is enough that every hidden card is one of them; with a few groups, Hall's condition (``hall``); else a
-        matching (``matching``)."""
-        count = len(self.cards) - len(self.known)  # the hidden cards
-        total, common, one = 0, 0, True  # slots, their candidates when all have the same, whether they do
-        for (_, cand), n in self.masks.items():
-            if not total:
-                common = cand
-            elif cand != common:
-                one = False
-            total += n
-        if count != total:
-            return False
-        if one:  # one group of slots (or none): candidates are hidden cards, so all of them
-            return common.bit_count() == count
+        """Can the hidden cards fill the slots one to one (each slot one of its candidates)? (``_fillable``)"""
         capacity: dict[int, int] = {}
+        total = 0
         for (_, cand), n in self.masks.items():
             capacity[cand] = capacity.get(cand, 0) + n
+            total += n
+        return self._fillable(capacity, total)
+
+    def _fillable(self, capacity: dict[int, int], total: int) -> bool:
+        """``feasible`` for slots counted by candidates (``capacity``: candidates -> slots; ``total`` slots). Slots
+        of equal candidates are one group of their total size; when all slots have the same candidates (the common
+        case) it is enough that every hidden card is one of them; with a few groups, Hall's condition (``hall``);
+        else a matching (``matching``)."""
+        count = len(self.cards) - len(self.known)  # the hidden cards
+        if count != total:
+            return False
+        if len(capacity) <= 1:  # one group of slots (or none): candidates are hidden cards, so all of them
+            return not capacity or next(iter(capacity)).bit_count() == count
         if len(capacity) <= HALL_GROUPS:
             return hall(list(capacity.items()))
         return matching([self.bits[card] for card in self.hidden()], list(capacity.items()))

@@ -353,9 +353,49 @@ class SNYState(GameState):
         if self.refill_due:
             names = ", ".join(self.players[s] for s in sorted(self.refill_due))
             raise self.fail(SNYCode.REFILL_MISSING, f"the refill of {names} comes first", st.column)
-        tracker = self.tracker.copy()
+        cards = self._named_in_hands(st)
+        tracker = self.tracker if cards is not None else self.tracker.copy()  # (None: see ``_named_in_hands``)
         if self.stage == SETUP:
             tracker.move_all(DECK, DISCARD)  # the cards not dealt start the discard pile
+        if cards is not None:
+            for seat, card in cards.items():
+                tracker.take(card, self.hand_places[seat], self.played_places[seat])
+        else:
+            cards = self._take_played(st, tracker)
+        self.tracker, self.played, self.stage = tracker, cards, TURNS
+        self.order = [seat for _, seat in sorted([(card[1], seat) for seat, card in cards.items()])]
+        self.turn = 0
+        self.holder = self.order[-1]
+        if len(cards) < 2:  # (a reveal removes no one: ``_check_last_player`` with the players still in)
+            self._check_last_player()
+
+    def _named_in_hands(self, st: Reveal) -> dict[int, Card] | None:
+        """The reveal's cards by seat when each is known to be in its player's hand (the common case: the state then
+        takes them with no copy of the tracker, as nothing can fail); None to let ``_take_played`` judge it. The
+        errors raised are the ones ``_take_played`` raises first, in the same order."""
+        cards: dict[int, Card] = {}
+        seats, known, bits, hand_places = self.seats, self.tracker.known, self.tracker.bits, self.hand_places
+        for entry in st.entries:
+            seat = seats.get(entry.player.name)
+            if seat is None:
+                seat = self.seat_of(entry.player)  # raises: not a player
+            if seat in self.out:
+                raise self.fail(SNYCode.ELIMINATED, f"{entry.player.name} is out of the game", entry.player.column)
+            if seat in cards:
+                raise self.fail(SNYCode.REVEAL_PLAYERS, f"{entry.player.name} plays one card", entry.player.column)
+            ref = entry.card
+            card = (ref.profession, ref.number)
+            if card not in bits:  # not one of the game's cards: ``card_of`` says why
+                card = self.card_of(ref)
+            if known.get(card) != hand_places[seat]:
+                return None
+            cards[seat] = card
+        self._check_reveal_players(st, cards)
+        return cards
+
+    def _take_played(self, st: Reveal, tracker: CardTracker) -> dict[int, Card]:
+        """The reveal's cards by seat, each taken from its player's hand (``tracker``: a copy, kept only when the
+        whole line is legal)."""
         cards: dict[int, Card] = {}
         seats, bits, hand_places, played_places = self.seats, tracker.bits, self.hand_places, self.played_places
         for entry in st.entries:
@@ -379,18 +419,17 @@ class SNYState(GameState):
                     entry.card.column,
                 ) from None
             cards[seat] = card
+        self._check_reveal_players(st, cards)
+        return cards
+
+    def _check_reveal_players(self, st: Reveal, cards: dict[int, Card]) -> None:
+        """Every player still in plays a card."""
         left = self.in_game() if self.out else range(len(self.players))
         missing = [self.players[s] for s in left if s not in cards] if len(cards) != len(left) else ()
         if missing:
             raise self.fail(
                 SNYCode.REVEAL_PLAYERS, f"the reveal leaves out {', '.join(missing)}", st.end_column or st.column
             )
-        self.tracker, self.played, self.stage = tracker, cards, TURNS
-        self.order = [seat for _, seat in sorted([(card[1], seat) for seat, card in cards.items()])]
-        self.turn = 0
-        self.holder = self.order[-1]
-        if len(left) < 2:  # (a reveal removes no one: ``_check_last_player`` with the players still in)
-            self._check_last_player()
 
     # ------------------------------------------------------------------------------------------------ turns
     def _turn_seat(self, player: NameRef) -> int:
