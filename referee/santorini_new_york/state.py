@@ -446,6 +446,19 @@ class SNYState(GameState):
         return seat
 
     def _apply_turn(self, st: TurnLine) -> None:
+        """``judge_turn`` then ``_finish_turn``; the common case in this one frame: the player due (no error of
+        ``_turn_seat`` can arise), a line the quick judge is sure of, a turn that neither wins, removes a worker nor
+        ends the round."""
+        seat = self.seats.get(st.player.name)
+        if seat is not None and self.stage == TURNS and seat == self.order[self.turn] and seat not in self.out:
+            turn = quick_turn(self.context(seat), self.pos, st.steps)
+            if turn is not None:
+                if turn.winner is None and turn.removed is None and self.turn + 1 < len(self.order):
+                    self.pos = turn.pos
+                    self.turn += 1
+                    return
+                self._finish_turn(seat, turn)
+                return
         seat, turn = self.judge_turn(st)
         self._finish_turn(seat, turn)
 
