@@ -450,24 +450,20 @@ class SNYLineParser(LineParser):
         head, colon, rest = text.partition(": ")
         if not colon:
             return None
-        actor = self._sny_actors.get(head)  # a player's turn line (most lines): no statement keyword is a name
-        if actor is not None and not rest.startswith("loses "):
-            steps = self._canonical_entries("x:", rest, "; ", len(head) + 3)
-            return None if steps is None else TurnLine(actor, steps, len(text) + 1)
-        make = LISTS.get(head)
-        if make is not None:  # no player may be called so (ruling 17): no turn line
-            entries = self._canonical_entries(head + ":", rest, ", ", len(head) + 3)
-            return None if entries is None else make(1, entries)
-        if head.startswith("hand "):  # nor a turn line: a name has no blank
-            player = head[5:]
-            if not self._word_name(player):
-                return None
-            cards = self._canonical_entries("hand x:", rest, ", ", len(player) + 8)
-            if cards is None:
-                return None
-            return HandDeal(self._name_at(player, 6), cards, 1, cards[-1].end_column)
-        actor = self._sny_actors.get(head)
+        actor = self._sny_actors.get(head)  # a player's turn line (most lines) first: no statement keyword is a name
         if actor is None:
+            make = LISTS.get(head)
+            if make is not None:  # no player may be called so (ruling 17): no turn line
+                entries = self._canonical_entries(head + ":", rest, ", ", len(head) + 3)
+                return None if entries is None else make(1, entries)
+            if head.startswith("hand "):  # nor a turn line: a name has no blank
+                player = head[5:]
+                if not self._word_name(player):
+                    return None
+                cards = self._canonical_entries("hand x:", rest, ", ", len(player) + 8)
+                if cards is None:
+                    return None
+                return HandDeal(self._name_at(player, 6), cards, 1, cards[-1].end_column)
             if not self._word_name(head):  # a name that is no statement keyword (ruling 17)
                 return None
             if len(self._sny_actors) >= self.PIECE_LIMIT:

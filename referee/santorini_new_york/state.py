@@ -8,7 +8,7 @@ only stored at the end), so a rejected statement leaves the state as it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any, ClassVar
 
@@ -28,6 +28,7 @@ from referee.santorini_new_york.notation import (
     HandDeal,
     LossLine,
     Place,
+    PlayEntry,
     Reveal,
     RoundMark,
     SetupSkyscraper,
@@ -374,19 +375,8 @@ class SNYState(GameState):
         takes them with no copy of the tracker, as nothing can fail); None to let ``_take_played`` judge it. The
         errors raised are the ones ``_take_played`` raises first, in the same order."""
         cards: dict[int, Card] = {}
-        seats, known, bits, hand_places = self.seats, self.tracker.known, self.tracker.bits, self.hand_places
-        for entry in st.entries:
-            seat = seats.get(entry.player.name)
-            if seat is None:
-                seat = self.seat_of(entry.player)  # raises: not a player
-            if seat in self.out:
-                raise self.fail(SNYCode.ELIMINATED, f"{entry.player.name} is out of the game", entry.player.column)
-            if seat in cards:
-                raise self.fail(SNYCode.REVEAL_PLAYERS, f"{entry.player.name} plays one card", entry.player.column)
-            ref = entry.card
-            card = (ref.profession, ref.number)
-            if card not in bits:  # not one of the game's cards: ``card_of`` says why
-                card = self.card_of(ref)
+        known, hand_places = self.tracker.known, self.hand_places
+        for _entry, seat, card in self._revealed(st, cards):
             if known.get(card) != hand_places[seat]:
                 return None
             cards[seat] = card
@@ -397,19 +387,8 @@ class SNYState(GameState):
         """The reveal's cards by seat, each taken from its player's hand (``tracker``: a copy, kept only when the
         whole line is legal)."""
         cards: dict[int, Card] = {}
-        seats, bits, hand_places, played_places = self.seats, tracker.bits, self.hand_places, self.played_places
-        for entry in st.entries:
-            seat = seats.get(entry.player.name)
-            if seat is None:
-                seat = self.seat_of(entry.player)  # raises: not a player
-            if seat in self.out:
-                raise self.fail(SNYCode.ELIMINATED, f"{entry.player.name} is out of the game", entry.player.column)
-            if seat in cards:
-                raise self.fail(SNYCode.REVEAL_PLAYERS, f"{entry.player.name} plays one card", entry.player.column)
-            ref = entry.card
-            card = (ref.profession, ref.number)
-            if card not in bits:  # not one of the game's cards: ``card_of`` says why
-                card = self.card_of(ref)
+        hand_places, played_places = self.hand_places, self.played_places
+        for entry, seat, card in self._revealed(st, cards):
             try:
                 tracker.take(card, hand_places[seat], played_places[seat])
             except CardError as error:
@@ -421,6 +400,25 @@ class SNYState(GameState):
             cards[seat] = card
         self._check_reveal_players(st, cards)
         return cards
+
+    def _revealed(self, st: Reveal, cards: dict[int, Card]) -> Iterator[tuple[PlayEntry, int, Card]]:
+        """Each entry of a reveal with its seat and card, checked as it comes (a player still in, one card each —
+        ``cards``: those the caller has taken so far —, a card of the game), so that an entry's own error comes
+        after the caller's error for an earlier one."""
+        seats, bits = self.seats, self.tracker.bits
+        for entry in st.entries:
+            seat = seats.get(entry.player.name)
+            if seat is None:
+                seat = self.seat_of(entry.player)  # raises: not a player
+            if seat in self.out:
+                raise self.fail(SNYCode.ELIMINATED, f"{entry.player.name} is out of the game", entry.player.column)
+            if seat in cards:
+                raise self.fail(SNYCode.REVEAL_PLAYERS, f"{entry.player.name} plays one card", entry.player.column)
+            ref = entry.card
+            card = (ref.profession, ref.number)
+            if card not in bits:  # not one of the game's cards: ``card_of`` says why
+                card = self.card_of(ref)
+            yield entry, seat, card
 
     def _check_reveal_players(self, st: Reveal, cards: dict[int, Card]) -> None:
         """Every player still in plays a card."""
