@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO, TypeVar, cast
 
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -107,6 +107,27 @@ def remember(cache: dict[Any, Any], key: Any, value: Any, limit: int) -> None:
         for old in list(itertools.islice(cache, max(1, limit // 4))):
             del cache[old]
     cache[key] = value
+
+
+Made = TypeVar("Made")
+
+
+def made_once(
+    cache: dict[Any, tuple[tuple[object, ...], Made]],
+    key: Any,
+    sources: tuple[object, ...],
+    make: Callable[[], Made],
+    limit: int = 64,
+) -> Made:
+    """What ``make`` makes from ``sources`` (objects never changed: a board, a deck list, options), made once while
+    they are the same: ``key`` names them by ``id`` (and by any plain values it adds), and the entry keeps them, so
+    an id is not reused while the entry is here. Per game, not per line: when full, the cache is emptied."""
+    held = cache.get(key)
+    if held is None or held[0] != sources:  # (the same objects compare equal at once, by identity)
+        if len(cache) >= limit:
+            cache.clear()
+        held = cache[key] = (sources, make())
+    return held[1]
 
 
 def _read_tag(text: str) -> tuple[str, str, int] | int:

@@ -377,3 +377,25 @@ def test_a_full_cache_drops_its_oldest_quarter() -> None:
         remember(cache, key, key * 10, 8)
     remember(cache, 8, 80, 8)
     assert list(cache) == [2, 3, 4, 5, 6, 7, 8] and cache[8] == 80
+
+
+def test_made_once_makes_a_value_once_per_set_of_source_objects() -> None:
+    from referee.record import made_once
+
+    cache: dict = {}
+    made: list[int] = []
+
+    def make() -> list[int]:
+        made.append(1)
+        return [len(made)]
+
+    first, second = object(), object()
+    value = made_once(cache, id(first), (first,), make, limit=2)
+    assert made_once(cache, id(first), (first,), make, limit=2) is value and len(made) == 1
+    assert made_once(cache, id(second), (second,), make, limit=2) == [2]
+    # a key whose entry was made from other objects is made again (an id can only repeat once its object is gone);
+    # the cache was full: emptied first
+    assert made_once(cache, id(first), (second,), make, limit=2) == [3]
+    assert list(cache) == [id(first)]
+    made_once(cache, "third", (first,), make, limit=2)
+    assert list(cache) == [id(first), "third"] and len(made) == 4

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from referee.record import normalise_name
+from referee.record import made_once, normalise_name
 from referee.santorini_new_york.board import DATA, DataError
 
 DECK_LIST_DIR = DATA / "decklists"
@@ -122,8 +122,9 @@ def load_deck_list(text: str) -> DeckList:
 # Checked decks and their cards, per deck list by identity (a deck list is read once per distinct file text, and the
 # games of a file name the same few decks): every game's setup asks. Each entry holds its deck list, so the id stays
 # its own; a deck that fails is checked again each time.
-_DECKS: dict[tuple[tuple[str, ...], int, bool], tuple[DeckList, tuple[str, ...]]] = {}
-_CARDS: dict[tuple[tuple[str, ...], int], tuple[DeckList, tuple[Card, ...]]] = {}
+# (names, id(deck list), ...) -> ((the deck list,), what is made of them): see ``made_once``
+_DECKS: dict[tuple[tuple[str, ...], int, bool], tuple[tuple[object, ...], tuple[str, ...]]] = {}
+_CARDS: dict[tuple[tuple[str, ...], int], tuple[tuple[object, ...], tuple[Card, ...]]] = {}
 DECKS_KEPT = 64
 
 
@@ -131,12 +132,7 @@ def check_deck(names: tuple[str, ...], deck_list: DeckList, unique_numbers: bool
     """The professions of a Deck tag, canonical and in kind order; DataError unless it is the Engineer plus exactly
     one Builder, one Specialist and one Mover, each printed in the deck list (and, by default, with unique numbers)."""
     key = (names, id(deck_list), unique_numbers)
-    held = _DECKS.get(key)
-    if held is None or held[0] is not deck_list:
-        if len(_DECKS) >= DECKS_KEPT:
-            _DECKS.clear()
-        held = _DECKS[key] = (deck_list, _check_deck(names, deck_list, unique_numbers))
-    return held[1]
+    return made_once(_DECKS, key, (deck_list,), lambda: _check_deck(names, deck_list, unique_numbers), DECKS_KEPT)
 
 
 def _check_deck(names: tuple[str, ...], deck_list: DeckList, unique_numbers: bool) -> tuple[str, ...]:
@@ -168,14 +164,13 @@ def _check_deck(names: tuple[str, ...], deck_list: DeckList, unique_numbers: boo
 
 def deck_cards(deck: tuple[str, ...], deck_list: DeckList) -> tuple[Card, ...]:
     """Every card of the deck in play, lowest number first."""
-    key = (deck, id(deck_list))
-    held = _CARDS.get(key)
-    if held is None or held[0] is not deck_list:
-        if len(_CARDS) >= DECKS_KEPT:
-            _CARDS.clear()
-        cards = tuple(sorted(((p, n) for p in deck for n in deck_list.numbers[p]), key=card_order))
-        held = _CARDS[key] = (deck_list, cards)
-    return held[1]
+    return made_once(
+        _CARDS,
+        (deck, id(deck_list)),
+        (deck_list,),
+        lambda: tuple(sorted(((p, n) for p in deck for n in deck_list.numbers[p]), key=card_order)),
+        DECKS_KEPT,
+    )
 
 
 @cache

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from referee.record import made_once
 from referee.santorini_new_york.board import BoardMap, Geometry
 from referee.santorini_new_york.options import SNYOptions
 
@@ -43,12 +44,8 @@ class Position:
     @classmethod
     def empty(cls, board: BoardMap) -> Position:
         """The board before setup: one object per board (a position is never changed)."""
-        held = _EMPTY.get(id(board))
-        if held is None or held[0] is not board:
-            if len(_EMPTY) >= 64:
-                _EMPTY.clear()
-            held = _EMPTY[id(board)] = (board, cls((0,) * (board.width * board.height), frozenset(), frozenset(), {}))
-        return held[1]
+        size = board.width * board.height
+        return made_once(_EMPTY, id(board), (board,), lambda: cls((0,) * size, frozenset(), frozenset(), {}))
 
     def key(self) -> tuple:
         return (self.height, tuple(sorted(self.roof)), tuple(sorted(self.sky)), tuple(sorted(self.workers.items())))
@@ -100,7 +97,7 @@ class Position:
         return sum(1 for h in self.height if h >= level)
 
 
-_EMPTY: dict[int, tuple[BoardMap, Position]] = {}  # id(board) -> (the board, its empty position)
+_EMPTY: dict[int, tuple[tuple[object, ...], Position]] = {}  # id(board) -> ((the board,), its empty position)
 
 
 class Act(NamedTuple):

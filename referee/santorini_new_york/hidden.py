@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from referee.record import made_once
 from referee.santorini_new_york.cards import Card, card_order
 
 DECK, DISCARD, OUT = "deck", "discard", "out"
@@ -48,18 +49,12 @@ class CardError(Exception):
         self.where = where
 
 
-_BITS: dict[int, tuple[tuple[Card, ...], dict[Card, int]]] = {}  # id(cards) -> (cards, card -> its bit)
+_BITS: dict[int, tuple[tuple[object, ...], dict[Card, int]]] = {}  # id(cards) -> ((cards,), card -> its bit)
 
 
 def _bits_of(cards: tuple[Card, ...]) -> dict[Card, int]:
-    """Each card's bit, made once per deck (``deck_cards`` gives the games of one deck the same tuple; the entry
-    keeps it alive, so its id is not reused while the entry is here)."""
-    held = _BITS.get(id(cards))
-    if held is None or held[0] is not cards:
-        if len(_BITS) >= 64:
-            _BITS.clear()
-        held = _BITS[id(cards)] = (cards, {card: 1 << index for index, card in enumerate(cards)})
-    return held[1]
+    """Each card's bit, made once per deck (``deck_cards`` gives the games of one deck the same tuple)."""
+    return made_once(_BITS, id(cards), (cards,), lambda: {card: 1 << index for index, card in enumerate(cards)})
 
 
 class CardTracker:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from referee.errors import RecordCode, malformed
 from referee.game import GameState, Outcome
-from referee.record import NameRef
+from referee.record import NameRef, made_once
 from referee.santorini_new_york import view
 from referee.santorini_new_york.board import BoardMap, Geometry
 from referee.santorini_new_york.cards import Card, DeckList, card_text, deck_cards
@@ -602,19 +602,15 @@ def _places(players: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(hand(seat) for seat in range(players)), tuple(played(seat) for seat in range(players))
 
 
-# options -> (the options, their geometry, supply and turn contexts): the games of a file share them (a context is
-# never changed; its key keeps the options alive, so their id is not reused while the entry is here)
-_SHARED: dict[int, tuple[SNYOptions, Geometry, Supply, dict[tuple[int, str, int | None], TurnContext]]] = {}
+Contexts = dict[tuple[int, str, int | None], TurnContext]  # (seat, card, Statue holder) -> the turn's context
+
+# (options, geometry) -> their supply and turn contexts: the games of a file share them (a context is never changed)
+_SHARED: dict[tuple[int, int], tuple[tuple[object, ...], tuple[Supply, Contexts]]] = {}
 
 
-def _shared_by(options: SNYOptions, geo: Geometry) -> tuple[Supply, dict[tuple[int, str, int | None], TurnContext]]:
+def _shared_by(options: SNYOptions, geo: Geometry) -> tuple[Supply, Contexts]:
     """The supply and the turn contexts of every game under these options on this board (made once)."""
-    held = _SHARED.get(id(options))
-    if held is None or held[0] is not options or held[1] is not geo:
-        if len(_SHARED) >= 64:
-            _SHARED.clear()
-        held = _SHARED[id(options)] = (options, geo, Supply.of(options), {})
-    return held[2], held[3]
+    return made_once(_SHARED, (id(options), id(geo)), (options, geo), lambda: (Supply.of(options), {}))
 
 
 # statement class -> its handler (``SNYState.handlers``, the functions themselves)
