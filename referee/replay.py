@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from referee.errors import (
     CATALOGUE,
@@ -408,75 +408,18 @@ class Referee:
     def _replay(
         self, record: GameRecord, game: GameType, state: GameState, report: GameReport, visitor: ReplayVisitor
     ) -> None:
-        # The hot loop of every check: the state is asked whether it is over once per statement (after it), the
-        # visitor's hooks are called only when it has them, and the bound methods are looked up once per game.
-        parser = game.parser()
-        parse, apply, is_terminal = parser.parse, state.apply, state.is_terminal
+        # The hot loop of every check: the visitor's hooks are called only when it has them.
+        replay = Replay(self, record, game, state, report)
+        feed = replay.feed
         before = None if type(visitor).before is ReplayVisitor.before else visitor.before
         watch = None if type(visitor).statement is ReplayVisitor.statement else visitor.statement
-        claims = state.claims_broken
-        result_checked = False
-        terminal = is_terminal()  # whether the game is over before the next statement (only ``apply`` changes it)
         for number, text in record.body:
             if before is not None and not before(number, text if isinstance(text, str) else ""):
                 return
-            if isinstance(text, BadLine):
-                if not result_checked and terminal:
-                    self._check_result_tag(record, state, number)
-                raise malformed(text.kind, text.reason, text.column).at(number)
-            # The Result tag (read first) is judged the moment the outcome is settled: in reading order it comes
-            # before any problem of a later statement (a wrong claim, a stray line after the end).
-            try:
-                statement = parse(text)
-            except RefereeError as error:
-                if not result_checked and terminal:
-                    self._check_result_tag(record, state, number)
-                raise error.at(number) from None
-            except Exception as exc:
-                raise _internal(exc, number) from exc
-            if statement is None or statement is BLANK_STATEMENT:
-                continue
-            if statement.__class__ is TwoReadings:
-                statement = parser.resolve(statement, state.seats)
-            if terminal and not result_checked and state.settled_before(statement):
-                result_checked = True
-                self._check_result_tag(record, state, number)
-            noted = len(claims)
-            try:
-                apply(statement)
-            except RefereeError as error:
-                raise error.at(number) from None
-            except Exception as exc:
-                raise _internal(exc, number) from exc
-            if len(claims) > noted:
-                for broken in claims[noted:]:
-                    broken.line = number
-            report.statements += 1
-            if watch is not None:
-                watch(number, text, statement, state)
-            terminal = is_terminal()
-            if terminal and not result_checked and state.settled():
-                result_checked = True
-                self._check_result_tag(record, state, number)
-        if terminal:
-            report.outcome = state.outcome()
-            if not result_checked:
-                self._check_result_tag(record, state, None)
-
-    def _check_result_tag(self, record: GameRecord, state: GameState, line: int | None) -> None:
-        tag = record.tag_entry("Result")
-        claimed = set(_claimed_winners(tag.value)) if tag is not None else set()
-        outcome = state.outcome()
-        if tag is None or not claimed or claimed == set(outcome.winners):
-            return
-        error = illegal(
-            RecordCode.RESULT_MISMATCH,
-            f"the Result tag names {', '.join(sorted(claimed))}; the game was won by {', '.join(outcome.winners)}",
-            tag.column,
-        ).at(tag.line)
-        if self.check_claims:
-            raise error
-        state.claims_broken.append(error)
+            statement = feed(number, text)
+            if watch is not None and statement is not None:
+                watch(number, cast(str, text), statement, state)  # a statement was read: the line was text
+        replay.finish()
 
     def judge_text(self, text: str, file: str = "<string>", base_dir: Path | None = None) -> list[GameReport]:
         return [self.judge(record, base_dir) for record in iter_games(text, file)]
@@ -517,6 +460,103 @@ def judge(
 ) -> GameReport:
     """Replay one game against the rules and say what it is (see ``Referee``)."""
     return Referee(policy, house_rule).judge(record, base_dir, visitor)
+
+
+class Replay:
+    """One game being judged line by line: what the replay loop knows between two lines. ``Referee.judge`` feeds it
+    a record's body; the live ``Table`` feeds it one line at a time — the same steps, so both judge a line alike."""
+
+    __slots__ = (
+        "apply",
+        "claims",
+        "is_terminal",
+        "parse",
+        "parser",
+        "record",
+        "referee",
+        "report",
+        "result_checked",
+        "state",
+        "terminal",
+    )
+
+    def __init__(
+        self, referee: Referee, record: GameRecord, game: GameType, state: GameState, report: GameReport
+    ) -> None:
+        self.referee, self.record, self.state, self.report = referee, record, state, report
+        # the bound methods looked up once per game (this is the hot loop of every check)
+        self.parser = game.parser()
+        self.parse, self.apply, self.is_terminal = self.parser.parse, state.apply, state.is_terminal
+        self.claims = state.claims_broken
+        self.result_checked = False
+        self.terminal = self.is_terminal()  # whether the game is over before the next line (only ``apply`` changes it)
+
+    def feed(self, number: int, text: str | BadLine) -> Any:
+        """Judge one body line (file line ``number``): the statement it applied, None for a blank or comment line;
+        a ``RefereeError`` placed on its line when the line (or the Result tag, settled by it) is not legal."""
+        if isinstance(text, BadLine):
+            if not self.result_checked and self.terminal:
+                self._check_result()
+            raise malformed(text.kind, text.reason, text.column).at(number)
+        # The Result tag (read first) is judged the moment the outcome is settled: in reading order it comes before
+        # any problem of a later statement (a wrong claim, a stray line after the end).
+        try:
+            statement = self.parse(text)
+        except RefereeError as error:
+            if not self.result_checked and self.terminal:
+                self._check_result()
+            raise error.at(number) from None
+        except Exception as exc:
+            raise _internal(exc, number) from exc
+        if statement is None or statement is BLANK_STATEMENT:
+            return None
+        state = self.state
+        if statement.__class__ is TwoReadings:
+            statement = self.parser.resolve(statement, state.seats)
+        if self.terminal and not self.result_checked and state.settled_before(statement):
+            self._check_result()
+        claims = self.claims
+        noted = len(claims)
+        try:
+            self.apply(statement)
+        except RefereeError as error:
+            raise error.at(number) from None
+        except Exception as exc:
+            raise _internal(exc, number) from exc
+        if len(claims) > noted:
+            for broken in claims[noted:]:
+                broken.line = number
+        self.report.statements += 1
+        terminal = self.terminal = self.is_terminal()
+        if terminal and not self.result_checked and state.settled():
+            self._check_result()
+        return statement
+
+    def finish(self) -> None:
+        """The body has ended: the outcome of a game that is over, and its Result tag if not yet judged."""
+        if self.terminal:
+            self.report.outcome = self.state.outcome()
+            if not self.result_checked:
+                self._check_result()
+
+    def _check_result(self) -> None:
+        """The Result tag against the outcome, now settled."""
+        self.result_checked = True
+        tag = self.record.tag_entry("Result")
+        if tag is None:
+            return
+        claimed = set(_claimed_winners(tag.value))
+        winners = self.state.outcome().winners
+        if not claimed or claimed == set(winners):
+            return
+        error = illegal(
+            RecordCode.RESULT_MISMATCH,
+            f"the Result tag names {', '.join(sorted(claimed))}; the game was won by {', '.join(winners)}",
+            tag.column,
+        ).at(tag.line)
+        if self.referee.check_claims:
+            raise error
+        self.claims.append(error)
 
 
 def _internal(exc: Exception, line: int) -> RefereeError:
