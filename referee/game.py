@@ -51,6 +51,16 @@ class Outcome:
     def shared(self) -> bool:
         return len(self.winners) > 1
 
+    def as_dict(self) -> dict[str, Any]:
+        """The outcome as plain data, as ``check --format jsonl`` and the live API report it."""
+        return {
+            "winners": self.winners,
+            "termination": self.termination.code,
+            "scores": self.scores,
+            "tiebreak": self.tiebreak,
+            "tiebreaks": [dataclasses.asdict(step) for step in self.tiebreaks],
+        }
+
     @property
     def tiebreak(self) -> str:
         """The tie-breaks in words ("tied on 60 VP; rubles left after conversion; shared win"), or ""."""

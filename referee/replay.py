@@ -81,6 +81,9 @@ class Expectation:
         return " ".join(str(x) for x in (self.verdict.value, self.code, self.line) if x is not None)
 
 
+OUTCOME_FIELDS = ("winners", "termination", "scores", "tiebreak", "tiebreaks")  # ``Outcome.as_dict``'s keys
+
+
 @dataclass
 class GameReport:
     """How one game of a file was judged."""
@@ -135,11 +138,7 @@ class GameReport:
             "column": error.column if error else None,
             "code": error.code if error else None,
             "message": error.message if error else None,
-            "winners": outcome.winners if outcome else None,
-            "termination": outcome.termination.code if outcome else None,
-            "scores": outcome.scores if outcome else None,
-            "tiebreak": outcome.tiebreak if outcome else None,
-            "tiebreaks": [dataclasses.asdict(step) for step in outcome.tiebreaks] if outcome else None,
+            **(outcome.as_dict() if outcome else dict.fromkeys(OUTCOME_FIELDS)),
             "players": self.players,
             "ruleset": self.ruleset,
             "first_line": self.line,
