@@ -6,36 +6,96 @@ Heavy modules (z3 for ``prove``) are imported only by the command that needs the
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
 import os
 import random
-import re
+import signal
 import sys
-import tempfile
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any, ClassVar, TextIO
+from types import FrameType
+from typing import Any, ClassVar, NoReturn
 
 import click
 
-from referee.errors import CATALOGUE, RefereeError, Verdict
+from referee.cli_options import RECORD_PATHS, read_policy, reading_options, running_options
+from referee.errors import CATALOGUE, JOB_FAILED, JobFailed, RefereeError, Verdict
+from referee.files import FileExists, new_file, write_new_file, written_by_referee
 from referee.formats import JUNIT_MARK, TRACE_MISMATCH, GitHubWriter, JUnitWriter, SarifWriter
 from referee.game import GameState, GameType, option_docs
 from referee.progress import RunProgress, wanted
 from referee.record import GameRecord, iter_games
 from referee.registry import GAMES, find_game
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
-from referee.resources import DEFAULT_MAX_BYTES, USER_POLICY, ReadPolicy, ReadRefused, read_limited
+from referee.resources import DEFAULT_MAX_BYTES, USER_POLICY, ReadRefused, read_limited
 from referee.variant import Variant, find_variant, registered_variants, resolve_options
 
 DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fedor", "Galina", "Hugo"]
 
 
+class Interrupted(KeyboardInterrupt):
+    """A signal that stops a run as Ctrl-C does: SIGTERM (``timeout``, a cancelled CI job, systemd)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+    raise Interrupted(signum)
+
+
+@contextmanager
+def _signals_stop_the_run() -> Iterator[None]:
+    """SIGTERM raises ``Interrupted`` in the main thread, as SIGINT raises ``KeyboardInterrupt``: both unwind the run
+    (temporary files are removed, worker processes stopped) and end it with one line."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+    except ValueError:  # not the main thread (an embedding program): its own handling stays
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _quiet_exit(status: int, message: str | None = None) -> NoReturn:
+    """End the run with ``status`` and at most one line on standard error; no later write to a broken standard
+    output (a full disk, a closed pipe) is attempted, so nothing follows the line."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            _discard_output(stream)
+    if message is not None:
+        try:
+            click.echo(message, err=True)
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            _discard_output(sys.stderr)
+    sys.exit(status)
+
+
+def _discard_output(stream: Any) -> None:
+    """Point a stream that can no longer be written at /dev/null, so the interpreter's last flush is silent."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
 class RefereeGroup(click.Group):
-    """The command group: an interrupt (Ctrl-C) exits with 130, as shells expect, never 1 like a judged problem.
+    """The command group. What stops a run is reported in one line, with its own exit status: an interrupt (Ctrl-C,
+    SIGTERM) 128 + the signal (130, 143), as shells expect; a job that could not be done (a file that cannot be
+    written, lost workers, an unreachable cluster, a full disk under standard output) 3 — never 1, the status of a
+    judged problem, and never a traceback.
 
     Commands with heavy imports live in their own modules, named in ``LAZY`` ("module:attribute") and imported only
     when run or listed, so ``referee check`` starts fast."""
@@ -61,79 +121,55 @@ class RefereeGroup(click.Group):
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
+        with _signals_stop_the_run():
+            try:
+                result = super().invoke(ctx)
+            except SystemExit as done:
+                _quiet_exit_on_broken_output()
+                raise done from None
+            except KeyboardInterrupt as stop:
+                signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
+                _ignore_further_signals()
+                _quiet_exit(128 + signum, "\ninterrupted" if signum == signal.SIGINT else "terminated")
+            except FileExists as exists:
+                _quiet_exit(2, f"Error: {exists}")
+            except JobFailed as failed:
+                _quiet_exit(JOB_FAILED, f"referee: {failed}")
+            except BrokenPipeError:  # the reader of standard output went away (``| head``): stop, as SIGPIPE would
+                _quiet_exit(128 + signal.SIGPIPE)
+            except OSError as exc:
+                _quiet_exit(JOB_FAILED, f"referee: {_os_error(exc)}")
+            _quiet_exit_on_broken_output()
+            return result
+
+
+def _quiet_exit_on_broken_output() -> None:
+    """Flush standard output now, so that a full disk or a closed pipe under it is one line, not a traceback at exit."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_exit(128 + signal.SIGPIPE)
+    except OSError as exc:
+        _quiet_exit(JOB_FAILED, f"referee: cannot write to standard output: {exc.strerror or exc}")
+
+
+def _ignore_further_signals() -> None:
+    """Once a run is stopping, a second Ctrl-C or SIGTERM does not interrupt the stopping (no second traceback)."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
         try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
-            click.echo("\ninterrupted", err=True)
-            sys.exit(130)
+            signal.signal(signum, signal.SIG_IGN)
+        except ValueError:
+            break
 
 
-class ByteSize(click.ParamType[int]):
-    """A size in bytes: ``65536``, ``64K``, ``64M``, ``1G``."""
-
-    name = "size"
-    UNITS: ClassVar[dict[str, int]] = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int):
-            return value
-        match = re.fullmatch(r"\s*(\d+)\s*([kKmMgG]?)[bB]?\s*", str(value))
-        if not match:
-            self.fail(f"{value!r} is not a size (e.g. 65536, 64K, 64M)", param, ctx)
-        size = int(match.group(1)) * self.UNITS[match.group(2).lower()]
-        if size < 1:
-            self.fail("the size must be at least 1 byte", param, ctx)
-        return size
-
-
-def running_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Where the work runs (docs/performance.md); read by ``_judged``."""
-    command = click.option(
-        "--dask",
-        metavar="ADDRESS",
-        default=None,
-        help="Judge on a Dask distributed cluster (its scheduler's address, e.g. tcp://10.0.0.5:8786); the workers "
-        "read the record files, so they must see them.",
-    )(command)
-    command = click.option(
-        "-j",
-        "--jobs",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Worker processes (default: every core). Output is the same as with one job, in the same order.",
-    )(command)
-    return command
-
-
-def reading_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """What a record may make the referee read (docs/security.md)."""
-    command = click.option(
-        "--allow-any-path",
-        is_flag=True,
-        help="Let records name files anywhere (house-rule variants, boards); default: registered names and files "
-        "inside the record's own folder only.",
-    )(command)
-    command = click.option(
-        "--allow-dir",
-        "allow_dirs",
-        multiple=True,
-        type=click.Path(exists=True, file_okay=False, path_type=Path),
-        help="Also let records name files inside this folder (repeatable).",
-    )(command)
-    return click.option(
-        "--max-size",
-        type=ByteSize(),
-        default=DEFAULT_MAX_BYTES,
-        show_default="2G",
-        help="Refuse record files larger than this (e.g. 64M).",
-    )(command)
-
-
-def _policy(max_size: int, allow_dirs: tuple[Path, ...], allow_any_path: bool) -> ReadPolicy:
-    return ReadPolicy(max_bytes=max_size, allowed_dirs=tuple(allow_dirs), allow_any_path=allow_any_path)
-
-
-RECORD_PATHS = click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
+def _os_error(exc: OSError) -> str:
+    """An operating-system failure in words: what it was about and why."""
+    reason = exc.strerror or str(exc)
+    if exc.filename:
+        return f"{exc.filename}: {reason}"
+    if exc.errno in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG):
+        return f"cannot write to standard output: {reason}"
+    return reason
 
 
 def _game_arg(name: str) -> GameType:
@@ -249,9 +285,10 @@ def check(
     """Judge every game in PATHS (files, folders searched for *.rec, or - for standard input).
 
     Exit status: 0 when every game is valid or unfinished (or judged as its Expect tag states), 1 otherwise (or when
-    no record was found), 2 for usage errors, 130 when interrupted.
+    no record was found), 2 for usage errors, 3 when the job could not be done (a file not written, workers or the
+    cluster lost), 130 when interrupted (143: SIGTERM).
     """
-    referee = Referee(_policy(max_size, allow_dirs, allow_any_path))
+    referee = Referee(read_policy(max_size, allow_dirs, allow_any_path))
     counts: Counter[Verdict] = Counter()
     expected = failed = total = 0
     with ExitStack() as stack:
@@ -430,7 +467,8 @@ def regress(
     verdict, error code and line, scores and winners must also equal the stored ones; with --traces, its replay must
     equal its stored golden trace. With --house-rule (which needs --baseline) the records' claims, written for their
     own rules, are noted rather than stopping a game, so the new scores and winners show. Prints the games that
-    differ, then a summary. Exit 0 when none differ, 1 otherwise, 2 for usage errors, 130 when interrupted.
+    differ, then a summary. Exit 0 when none differ, 1 otherwise, 2 for usage errors, 3 when the job could not be
+    done, 130 when interrupted.
     """
     if update and traces_dir is None:
         raise click.UsageError("--update rewrites stored golden traces: give the folder with --traces DIR")
@@ -438,7 +476,7 @@ def regress(
         raise click.UsageError(f"{save} exists; referee never overwrites a file (choose another name)")
     rule = _house_rule(house_rule, baseline)
     stored = Baseline(baseline) if baseline is not None else None
-    referee = Referee(_policy(max_size, allow_dirs, allow_any_path), rule, check_claims=rule is None)
+    referee = Referee(read_policy(max_size, allow_dirs, allow_any_path), rule, check_claims=rule is None)
     traces = None
     if traces_dir is not None:
         from referee.traces import TraceStore
@@ -538,54 +576,6 @@ def _baseline_differences(
     return differences
 
 
-@contextmanager
-def new_file(path: Path, replaceable: Callable[[Path], bool] = lambda _: False) -> Iterator[TextIO]:
-    """Write a file atomically: into a temporary file beside it, then linked to its name when the block ends —
-    which fails when the name exists (referee never overwrites a file, except one ``replaceable`` says is its own
-    earlier output). An interrupted or failed run leaves no partial file behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            yield out
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        if path.exists() and replaceable(path):
-            os.replace(temporary, path)
-            return
-        try:
-            os.link(temporary, path)
-        except FileExistsError:
-            raise click.UsageError(f"{path} exists; referee never overwrites a file (choose another name)") from None
-        except OSError:  # a file system without hard links
-            if path.exists():
-                raise click.UsageError(f"{path} exists; referee never overwrites a file") from None
-            os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-
-
-def write_new_file(path: Path, text: str) -> None:
-    with new_file(path) as out:
-        out.write(text)
-
-
-def written_by_referee(mark: str, within: int) -> Callable[[Path], bool]:
-    """Whether a file is an earlier referee run's own output (safe to replace): ``mark`` in its first ``within``
-    characters. ``new_file`` takes it as ``replaceable``."""
-
-    def replaceable(path: Path) -> bool:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                return mark in handle.read(within)
-        except OSError:
-            return False
-
-    return replaceable
-
-
 _own_junit_report = written_by_referee(JUNIT_MARK, 200)  # a JUnit report an earlier referee run wrote
 
 
@@ -607,7 +597,7 @@ def score(
     Exit 1 when a game is illegal or malformed (not as its Expect tag states) or no record was found.
     """
     failed = total = 0
-    for report in _judged(paths, Referee(_policy(max_size, allow_dirs, allow_any_path))):
+    for report in _judged(paths, Referee(read_policy(max_size, allow_dirs, allow_any_path))):
         total += 1
         click.echo(_describe(report))
         failed += not report.ok
@@ -658,7 +648,7 @@ class StopBefore(ReplayVisitor):
 @reading_options
 def explain(file: str, line_number: int, max_size: int, allow_dirs: tuple[Path, ...], allow_any_path: bool) -> None:
     """The state just before line N of FILE and the statements that would be legal there."""
-    referee = Referee(_policy(max_size, allow_dirs, allow_any_path))
+    referee = Referee(read_policy(max_size, allow_dirs, allow_any_path))
     (source,) = find_records([file])
     record = None
     try:

@@ -160,6 +160,15 @@ class RefereeError(Exception):
         return self
 
 
+JOB_FAILED = 3  # the exit status of a job that could not be done (docs/cli.md), beside 0 (good) and 1 (a problem)
+
+
+class JobFailed(Exception):
+    """The job could not be done, for a reason that is not a record's: a file could not be written, worker processes
+    were lost, a cluster could not be reached. The command line reports it in one line, with an exit status of its
+    own (3), never as a judged problem (1)."""
+
+
 class IllegalStatement(RefereeError):
     """A well-formed statement the rules do not allow here."""
 

@@ -18,7 +18,6 @@ verdicts, codes, lines (moved as the tags moved), scores or winners would differ
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import difflib
 import io
@@ -26,7 +25,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +32,8 @@ from typing import Any
 
 import click
 
-from referee.errors import RefereeError, Verdict
+from referee.errors import JOB_FAILED, RefereeError, Verdict
+from referee.files import CannotWrite, replace_file
 from referee.game import GameType
 from referee.record import (
     BadLine,
@@ -419,39 +418,23 @@ def format_verified(data: str | bytes, file: str, base_dir: Path | None, policy:
 
 
 def write_in_place(path: Path, text: str, read: os.stat_result) -> None:
-    """Replace a file's content atomically: a temporary file beside it, with the file's permissions (and owner, where
-    allowed), renamed over it — so a reader sees the old file or the new one, never half of one. Never through a
-    symbolic link (renaming over the link would replace the link, writing through it would change a file elsewhere),
-    and never when the file changed since it was read (``read``: its status then)."""
+    """Replace a file's content atomically and durably (``files.replace_file``: the file's permissions and owner
+    kept), never through a symbolic link (renaming over the link would replace the link, writing through it would
+    change a file elsewhere), and never when the file changed since it was read (``read``: its status then)."""
     now = os.lstat(path)
     if stat.S_ISLNK(now.st_mode):
         raise FormatRefused(f"a symbolic link: format its target ({os.path.realpath(path)}) instead")
     if not stat.S_ISREG(now.st_mode):
         raise FormatRefused("not a regular file")
-    if (now.st_dev, now.st_ino, now.st_size, now.st_mtime_ns) != (
-        read.st_dev,
-        read.st_ino,
-        read.st_size,
-        read.st_mtime_ns,
-    ):
+    if _identity(now) != _identity(read):
         raise FormatRefused("the file changed while it was being formatted; run fmt again")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".fmt", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, stat.S_IMODE(now.st_mode))
-        with contextlib.suppress(OSError):  # only root may give a file away; the permissions are kept all the same
-            os.chown(temporary, now.st_uid, now.st_gid)
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    replace_file(path, text, now)
 
 
 def _identity(status: os.stat_result) -> tuple[int, ...]:
-    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+    """What changes when a file is written: a same-size edit in place with its modification time put back (``touch
+    -r``, sync tools) still changes the status change time."""
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns, status.st_ctime_ns)
 
 
 @dataclass
@@ -461,6 +444,7 @@ class Result:
     file: str
     formatted: Formatted | None = None
     refused: FormatRefused | None = None
+    failed: CannotWrite | None = None  # the canonical form could not be written (a full disk, a read-only folder)
     diff: list[str] = field(default_factory=list)
 
     @property
@@ -497,8 +481,10 @@ def format_file(path: Path | None, display: str, *, write: bool, diff: bool, pol
         result.refused = FormatRefused(f"cannot read the file: {refused.reason}")
     except FormatRefused as refused:
         result.refused = refused
-    except OSError as exc:
-        result.refused = FormatRefused(f"cannot write the file: {exc.strerror or exc}")
+    except CannotWrite as failed:
+        result.failed = failed
+    except OSError as exc:  # the file vanished or cannot be read any more between the reading and the writing
+        result.refused = FormatRefused(f"cannot read the file: {exc.strerror or exc}")
     return result
 
 
@@ -516,10 +502,11 @@ def fmt(paths: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
     Tag order, spacing, card names and one statement per line; comments, blank lines and every body line's number
     are kept, and a file is rewritten only when each game is still judged exactly as before. Exit status: 0 when
     every file is (now) canonical, 1 when --check finds a file that would change or a file is refused (a line that
-    cannot be read, a symbolic link, a change in judgement), 2 for usage errors.
+    cannot be read, a symbolic link, a change in judgement), 2 for usage errors, 3 when a file could not be written
+    (a full disk, a read-only folder: the file is left as it was).
     """
     write = not (check_only or show_diff)
-    changed = refused = total = 0
+    changed = refused = failed = total = 0
     policy = ReadPolicy(max_bytes=DEFAULT_MAX_BYTES)
     for source in find_records(paths):
         total += 1
@@ -531,6 +518,10 @@ def fmt(paths: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
         if result.refused is not None:
             refused += 1
             click.echo(f"{result.refused.where(source.display)}: cannot format: {result.refused.message}", err=True)
+            continue
+        if result.failed is not None:
+            failed += 1
+            click.echo(f"referee: {result.failed}", err=True)
             continue
         if result.diff:
             click.echo("".join(result.diff), nl=False)
@@ -544,8 +535,10 @@ def fmt(paths: tuple[str, ...], check_only: bool, show_diff: bool) -> None:
         click.echo(f"no record files (*.rec) found in {', '.join(paths)}", err=True)
         sys.exit(1)
     summary = f"{total} file(s): {changed} {'reformatted' if write else 'would be reformatted'}"
-    summary += f", {total - changed - refused} already canonical"
+    summary += f", {total - changed - refused - failed} already canonical"
     if refused:
         summary += f", {refused} refused"
+    if failed:
+        summary += f", {failed} could not be written"
     click.echo(summary, err=True)
-    sys.exit(1 if refused or (check_only and changed) else 0)
+    sys.exit(JOB_FAILED if failed else 1 if refused or (check_only and changed) else 0)

@@ -9,15 +9,23 @@ bounded parse caches.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import multiprocessing
 import os
+import signal
+import socket
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from referee.errors import JobFailed
 from referee.record import GameRecord, iter_games
 from referee.registry import GAMES
 from referee.replay import GameReport, RecordSource, Referee
@@ -66,7 +74,7 @@ def units(sources: Iterable[RecordSource], referee: Referee) -> Iterator[Unit]:
     batch_bytes = 0
     for source in sources:
         size = _size(source)
-        if source.problem is not None or source.path is None or size < BIG_FILE:
+        if source.problem is not None or (source.path is not None and size < BIG_FILE):
             batch_files.append(source)
             batch_bytes += size
             if batch_bytes >= SLICE_CHARS or len(batch_files) >= BATCH_FILES:
@@ -132,9 +140,20 @@ def judge_unit(referee: Referee, unit: Unit) -> list[GameReport]:
 _TASK: tuple[Callable[[Referee, Any], list[Any]], Referee] | None = None
 
 
-def _start_worker(task: Callable[[Referee, Any], list[Any]], referee: Referee) -> None:
+def _start_worker(task: Callable[[Referee, Any], list[Any]], referee: Referee, parent: int) -> None:
+    """A worker leaves interrupts to the parent (Ctrl-C reaches the whole process group: the parent stops the
+    workers, none prints a traceback), and ends when the parent is gone (killed) instead of waiting for work."""
     global _TASK
     _TASK = (task, referee)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    threading.Thread(target=_end_with_parent, args=(parent,), daemon=True).start()
+
+
+def _end_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
 
 
 def _work(item: Any) -> list[Any]:
@@ -143,21 +162,87 @@ def _work(item: Any) -> list[Any]:
     return task(referee, item)
 
 
+class WorkersLost(JobFailed):
+    """Worker processes died (killed by the system, e.g. out of memory) again and again on the same work."""
+
+
+RETRIES = 2  # a unit whose worker dies is judged again on new workers this many times before the run gives up
+
+
 def in_order(
     task: Callable[[Referee, Item], list[Result]], items: Iterable[Item], referee: Referee, jobs: int
 ) -> Iterator[Result]:
     """``task(referee, item)`` for every item on ``jobs`` processes (``task`` a module-level function), the results
-    yielded in input order as soon as they are ready; a bounded window of items in flight keeps memory flat."""
+    yielded in input order as soon as they are ready; a bounded window of items in flight keeps memory flat.
+
+    A worker that dies (the out-of-memory killer, a stray ``kill -9``) breaks the pool: the items it and the others
+    held are judged again on a new pool, so the output is the same as with one job; when that happens ``RETRIES``
+    times in a row without progress, ``WorkersLost``. However the run ends (done, an error, Ctrl-C or SIGTERM), the
+    workers are stopped before this returns: none is left running or printing."""
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     window = 2 * jobs  # items in flight: enough to keep every worker busy, few enough to keep memory flat
-    with context.Pool(jobs, initializer=_start_worker, initargs=(task, referee)) as pool:
-        pending: deque[Any] = deque()
-        for item in items:
-            pending.append(pool.apply_async(_work, (item,)))
-            if len(pending) >= window:
-                yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
+
+    def new_pool() -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(jobs, context, initializer=_start_worker, initargs=(task, referee, os.getpid()))
+
+    source = iter(items)
+    pending: deque[tuple[Item, Future[list[Result]]]] = deque()
+    pool = new_pool()
+    failures = 0
+    try:
+        while True:
+            while len(pending) < window and (item := next(source, _END)) is not _END:
+                pending.append((item, _submit(pool, item)))
+            if not pending:
+                return
+            try:
+                results = pending[0][1].result()
+            except BrokenProcessPool as broken:
+                failures += 1
+                if failures > RETRIES:
+                    raise WorkersLost(
+                        f"worker processes were killed {failures} times on the same work (out of memory?); "
+                        "try fewer --jobs"
+                    ) from broken
+                _stop(pool)
+                pool = new_pool()
+                pending = deque((item, _again(pool, item, done)) for item, done in pending)
+                continue
+            pending.popleft()
+            failures = 0
+            yield from results
+    finally:
+        _stop(pool)
+
+
+_END: Any = object()
+
+
+def _submit(pool: ProcessPoolExecutor, item: Any) -> Future[Any]:
+    """The unit sent to the pool; a pool broken already gives a future that says so (the unit is sent again)."""
+    try:
+        return pool.submit(_work, item)
+    except BrokenProcessPool as broken:
+        failed: Future[Any] = Future()
+        failed.set_exception(broken)
+        return failed
+
+
+def _again(pool: ProcessPoolExecutor, item: Any, done: Future[Any]) -> Future[Any]:
+    """A unit's result when its worker finished it before the pool broke, else the unit sent to the new pool."""
+    if done.done() and not done.cancelled() and done.exception() is None:
+        return done
+    return _submit(pool, item)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: its workers are killed (not waited for: a unit of a huge file may take a while), the work
+    not started is dropped, and the pool's own thread is joined, so nothing is left running at exit."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # no public way to stop them (3.11)
+    for process in workers:
+        with contextlib.suppress(OSError, AttributeError):
+            process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def judge_parallel(sources: Iterable[RecordSource], referee: Referee, jobs: int) -> Iterator[GameReport]:
@@ -188,16 +273,74 @@ def preload_games() -> None:
             continue
 
 
+class ClusterFailed(JobFailed):
+    """The Dask cluster could not be reached, or failed during the run (its scheduler stopped, workers kept dying)."""
+
+
+CONNECT_TIMEOUT = 10  # seconds to reach a scheduler that accepts the connection; a refused connection fails at once
+
+
 def judge_on_dask(sources: Iterable[RecordSource], referee: Referee, address: str) -> Iterator[GameReport]:
     """Every game of ``sources`` judged on a Dask distributed cluster (the scheduler at ``address``), in input order.
 
-    The workers read the record files themselves: run them where the files are visible (a shared folder). Large
-    files are sliced here and their games shipped with the work."""
+    The workers read the record files themselves, by their absolute paths as this process sees them: run them where
+    the files are visible at the same paths (a shared folder). Large files and standard input are sliced here and
+    their games shipped with the work. A bounded window of units is in flight, so memory stays flat on this side, on
+    the scheduler and on the workers, whatever the size of a file."""
     try:
         from distributed import Client
-    except ImportError as exc:  # pragma: no cover - depends on the installation
-        raise RuntimeError("--dask needs Dask distributed: pip install 'referee[dask]'") from exc
-    with Client(address, set_as_default=False) as client:  # type: ignore[no-untyped-call]
-        futures: list[Any] = [client.submit(judge_unit, referee, unit, pure=False) for unit in units(sources, referee)]
-        for future in futures:
-            yield from future.result()
+    except ImportError:  # pragma: no cover - depends on the installation
+        raise ClusterFailed("--dask needs Dask distributed: pip install 'referee[dask]'") from None
+    _check_reachable(address)
+    try:
+        client = Client(address, set_as_default=False, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ClusterFailed(f"cannot reach the Dask scheduler at {address}: {_reason(exc)}") from None
+    with client:
+        threads = sum(client.nthreads().values())  # type: ignore[no-untyped-call]
+        window = max(4, 2 * threads)
+        pending: deque[Any] = deque()
+        for unit in units(map(_absolute, sources), referee):
+            pending.append(client.submit(judge_unit, referee, unit, pure=False))
+            if len(pending) >= window:
+                yield from _dask_result(pending.popleft(), address)
+        while pending:
+            yield from _dask_result(pending.popleft(), address)
+
+
+def _absolute(source: RecordSource) -> RecordSource:
+    """A source named by its absolute path (shown and keyed as the user wrote it): a worker elsewhere, in another
+    working folder, opens the file this process means, or none — never another file of the same relative name."""
+    if source.path is None or source.path.is_absolute():
+        return source
+    return dataclasses.replace(source, path=source.path.absolute())
+
+
+def _dask_result(future: Any, address: str) -> list[GameReport]:
+    try:
+        result: list[GameReport] = future.result()
+    except Exception as exc:  # the scheduler went away, workers kept dying (KilledWorker), the connection broke
+        raise ClusterFailed(f"the Dask cluster at {address} failed during the run: {_reason(exc)}") from None
+    return result
+
+
+def _check_reachable(address: str) -> None:
+    """Fail at once when nothing listens at a TCP scheduler address (Dask itself would retry until its timeout)."""
+    if "://" in address and not address.startswith("tcp://"):
+        return  # another transport (tls, inproc, ucx): Dask's own timeout applies
+    host, _, port = address.removeprefix("tcp://").rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]") or "localhost", int(port)), timeout=CONNECT_TIMEOUT):
+            pass
+    except ValueError:
+        raise ClusterFailed(f"{address!r} is not a scheduler address (e.g. tcp://10.0.0.5:8786)") from None
+    except OSError as exc:
+        raise ClusterFailed(f"cannot reach the Dask scheduler at {address}: {_reason(exc)}") from None
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception in a few words: the system's reason, or its kind and the first line of its message."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    first = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {first}" if first else type(exc).__name__

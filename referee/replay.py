@@ -641,41 +641,67 @@ def find_records(arguments: Iterable[Path | str]) -> Iterator[RecordSource]:
             continue
         path = Path(argument)
         if path.is_dir():
-            yield from _search(path, path, set())
+            yield from _search(path)
         else:
             yield RecordSource(path, str(path), path.name)
 
 
-def _search(folder: Path, root: Path, seen: set[Path]) -> Iterator[RecordSource]:
-    def source(path: Path, problem: str | None = None) -> RecordSource:
-        return RecordSource(path, str(path), path.relative_to(root).as_posix(), problem)
+def _search(root: Path) -> Iterator[RecordSource]:
+    """The record files under a folder, depth first in name order, walked without recursion (a folder thousands of
+    levels deep is walked like any other) and in time linear in the number of entries: each folder is listed once
+    and known by its device and inode, so a link back to a folder being searched is not followed again."""
 
-    try:
-        real = folder.resolve(strict=True)
-    except (OSError, RuntimeError) as exc:
-        yield source(folder, f"the folder cannot be opened ({getattr(exc, 'strerror', None) or exc})")
-        return
-    if real in seen:  # a link back to a folder being searched: its records are judged there, once
-        return
-    seen = seen | {real}
-    try:
-        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError as exc:
-        yield source(folder, f"the folder cannot be listed ({exc.strerror or exc})")
-        return
-    for entry in entries:
-        path = Path(entry.path)
+    def source(path: str, problem: str | None = None) -> RecordSource:
+        key = path[len(prefix) :] if path.startswith(prefix) else os.path.basename(path)
+        return RecordSource(Path(path), path, key, problem)
+
+    prefix = os.path.join(str(root), "")  # the root's path and a separator: what a key leaves out
+    # Each level of the walk: the folder's (device, inode), and its entries still to visit, in reverse name order.
+    stack: list[tuple[tuple[int, int], list[os.DirEntry[str]]]] = []
+    folder: str | None = str(root)
+    while True:
+        if folder is not None:
+            opened = _listed(folder, {identity for identity, _ in stack})
+            if isinstance(opened, str):
+                yield source(folder, opened)
+            elif opened is not None:
+                stack.append(opened)
+            folder = None
+        if not stack:
+            return
+        entries = stack[-1][1]
+        if not entries:
+            stack.pop()
+            continue
+        entry = entries.pop()
         try:
             is_dir = entry.is_dir()
         except OSError:
             is_dir = False
         if is_dir:
-            yield from _search(path, root, seen)
+            folder = entry.path
         elif entry.name.endswith(".rec"):
-            if entry.is_symlink() and not os.path.exists(path):
-                yield source(path, "a broken symbolic link (or a loop of links)")
+            if entry.is_symlink() and not os.path.exists(entry.path):
+                yield source(entry.path, "a broken symbolic link (or a loop of links)")
             else:
-                yield source(path)
+                yield source(entry.path)
+
+
+def _listed(
+    folder: str, searching: set[tuple[int, int]]
+) -> tuple[tuple[int, int], list[os.DirEntry[str]]] | str | None:
+    """A folder's identity and its entries in reverse name order; why it cannot be searched; or None for a folder
+    already being searched (reached again through a link: its records are judged there, once)."""
+    try:
+        status = os.stat(folder)
+        identity = (status.st_dev, status.st_ino)
+        if identity in searching:
+            return None
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name, reverse=True)
+    except OSError as exc:
+        return f"the folder cannot be listed ({exc.strerror or exc})"
+    return identity, entries
 
 
 def record_files(paths: Iterable[Path]) -> Iterator[Path]:

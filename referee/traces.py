@@ -21,11 +21,12 @@ from typing import Any
 
 import click
 
-from referee.cli import new_file, reading_options, written_by_referee
+from referee.cli_options import read_policy, reading_options
+from referee.files import new_file, written_by_referee
 from referee.game import GameState, GameType
 from referee.record import GameRecord, excerpt, iter_games
 from referee.replay import GameReport, RecordSource, Referee, ReplayVisitor, find_records
-from referee.resources import DEFAULT_MAX_BYTES, ReadPolicy, ReadRefused, read_limited
+from referee.resources import DEFAULT_MAX_BYTES, ReadRefused, read_limited
 
 TRACE_MARK = "# referee trace 1"
 HEADER = (
@@ -333,7 +334,7 @@ def trace(file: str, output: Path | None, max_size: int, allow_dirs: tuple[Path,
     Store it under a folder by the record's path (records/x/y.rec -> traces/x/y.trace) and check it with 'referee
     regress records/ --traces traces/'. Exit 0 (the trace is written whatever the verdict), 2 for usage errors.
     """
-    referee = Referee(ReadPolicy(max_bytes=max_size, allowed_dirs=allow_dirs, allow_any_path=allow_any_path))
+    referee = Referee(read_policy(max_size, allow_dirs, allow_any_path))
     (source,) = find_records([file])
     text = trace_source(source, referee)
     if output is None:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
-from referee.cli import RECORD_PATHS, _policy, new_file, reading_options, written_by_referee
+from referee.cli_options import RECORD_PATHS, read_policy, reading_options
 from referee.errors import Verdict
+from referee.files import new_file, written_by_referee
 from referee.replay import Referee, find_records
 from referee.report.build import write_report
 from referee.report.page import MARK
@@ -56,7 +57,7 @@ def report(
     """
     if output.exists() and not own_report(output):
         raise click.UsageError(f"{output} exists and is not a referee report; referee never overwrites a file")
-    referee = Referee(_policy(max_size, allow_dirs, allow_any_path))
+    referee = Referee(read_policy(max_size, allow_dirs, allow_any_path))
     try:
         with new_file(output, own_report) as out:
             counts = write_report(find_records(paths), referee, out, title=title, arguments=list(paths), jobs=jobs)
