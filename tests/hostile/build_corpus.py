@@ -1247,18 +1247,23 @@ def structure_cases() -> list[Case]:
         b'[Game "Saint Petersburg"]\n\nAnna: pass\n',
         [err("malformed", "missing-tag", 1)],
     )
-    for name, value in {
-        "players-empty": "",
-        "players-comma": ",",
-        "players-double-comma": "Anna,,Boris",
-        "players-same": "Anna, Anna",
-        "players-same-spaces": "Anna, Anna ",
-        "players-one": "Anna",
-        "players-six": "A, B, C, D, E, F",
-        "players-1000": ", ".join(f"P{i}" for i in range(1000)),
+    # names that cannot be read are malformed; readable names in a count the game does not allow are illegal
+    # (record format section 1); both at the tag's value (column 10)
+    bad_names = ("malformed", "bad-players")
+    bad_count = ("illegal", "player-count")
+    for name, (value, (verdict, code)) in {
+        "players-empty": ("", bad_names),
+        "players-comma": (",", bad_names),
+        "players-double-comma": ("Anna,,Boris", bad_names),
+        "players-same": ("Anna, Anna", bad_names),
+        "players-same-spaces": ("Anna, Anna ", bad_names),
+        "players-one": ("Anna", bad_count),
+        "players-six": ("A, B, C, D, E, F", bad_count),
+        "players-1000": (", ".join(f"P{i}" for i in range(1000)), bad_count),
+        "players-six-one-twice": ("A, B, C, D, E, A", bad_names),  # a name twice is read first, whatever the count
     }.items():
         text = opening.replace("Anna, Boris", value, 1)
-        add(name, f'[Players "{value[:30]}"]', text.encode(), [err("malformed", "bad-players", 2)])
+        add(name, f'[Players "{value[:30]}"]', text.encode(), [err(verdict, code, 2, column=10)])
     add(
         "game-empty",
         '[Game ""]',
