@@ -81,8 +81,9 @@ class RecordCode(ErrorKind):
     BAD_PLAYERS = (
         "bad-players",
         Verdict.MALFORMED,
-        "The Players tag lists a player count or names the game does not allow.",
+        "The Players tag lists every player once, comma-separated, by a name of at most 64 printable characters.",
     )
+    PLAYER_COUNT = ("player-count", Verdict.ILLEGAL, "The Players tag lists a player count the game does not allow.")
     UNKNOWN_RULESET = ("unknown-ruleset", Verdict.MALFORMED, "The Ruleset tag names no ruleset of this game.")
     UNKNOWN_VARIANT = (
         "unknown-variant",
@@ -183,3 +184,8 @@ def illegal(kind: ErrorKind, message: str, column: int = 1, alternatives: list[s
 
 def malformed(kind: ErrorKind, message: str, column: int = 1) -> MalformedStatement:
     return MalformedStatement(kind, message, column)
+
+
+def error_of(kind: ErrorKind, message: str, column: int = 1) -> RefereeError:
+    """The error of a kind that may be either (a tag's problem): illegal or malformed as its code's verdict says."""
+    return illegal(kind, message, column) if kind.verdict is Verdict.ILLEGAL else malformed(kind, message, column)

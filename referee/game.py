@@ -13,7 +13,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
-from referee.errors import ErrorKind, IllegalStatement, RecordCode, RefereeError, illegal, malformed
+from referee.errors import ErrorKind, IllegalStatement, RecordCode, RefereeError, error_of, illegal, malformed
 from referee.record import LineParser, NameRef, Tag, excerpt
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, read_limited
 from referee.statements import FinalClaim, WinClaim, common_statement_text
@@ -273,13 +273,13 @@ class SetupContext:
         return next((tag for key, tag in self.tags.items() if key.lower() == name.lower()), None)
 
     def error_at_tag(self, name: str, kind: ErrorKind, message: str, within: str | None = None) -> RefereeError:
-        """A malformed-setup error placed on the tag's value — on the part ``within`` of it when given (a wrong
-        name in a list) — or on the game's first line when the tag is absent."""
+        """A setup error (malformed or illegal, as ``kind`` says) placed on the tag's value — on the part ``within``
+        of it when given (a wrong name in a list) — or on the game's first line when the tag is absent."""
         tag = self.tag(name)
         column = tag.column if tag else 1
         if tag is not None and within and within in tag.value:
             column = tag.column + 1 + tag.value.index(within)  # after the opening quote
-        error = malformed(kind, message, column)
+        error = error_of(kind, message, column)
         return error.at(tag.line if tag else self.first_line)
 
     def read_resource(

@@ -24,6 +24,7 @@ from referee.errors import (
     RefereeError,
     Verdict,
     canonical_code,
+    error_of,
     illegal,
     malformed,
 )
@@ -187,7 +188,7 @@ MAX_NAME = 64  # characters of a player name: names appear in every message abou
 
 def _tag_error(record: GameRecord, name: str, kind: ErrorKind, message: str) -> RefereeError:
     tag = record.tag_entry(name)
-    error = malformed(kind, message, tag.column if tag else 1)
+    error = error_of(kind, message, tag.column if tag else 1)
     return error.at(tag.line if tag else record.first_line)
 
 
@@ -245,15 +246,16 @@ _GOOD_PLAYERS: dict[tuple[GameType, str, str | None], tuple[str, ...]] = {}
 def _checked_players(record: GameRecord, game: GameType, result: Tag | None) -> list[str]:
     players = [name.strip() for name in (record.tag("Players") or "").split(",")]
     odd = next((name for name in players if len(name) > MAX_NAME or not name.isprintable()), None)
-    problem = None
+    problem, kind = None, RecordCode.BAD_PLAYERS
     if odd is not None:
         problem = f"a player name has at most {MAX_NAME} printable characters, not {excerpt(odd)}"
     elif any(not name for name in players) or len(set(players)) != len(players):
         problem = "the Players tag lists every player once, comma-separated, in seat order"
     elif not game.min_players <= len(players) <= game.max_players:
+        kind = RecordCode.PLAYER_COUNT  # names that read well, a count the rules forbid: illegal (record format §1)
         problem = f"{game.title} is played by {game.min_players} to {game.max_players} players, not {len(players)}"
     if problem is not None:
-        raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS, problem)
+        raise _tag_error(record, "Players", kind, problem)
     claimed = _claimed_winners(result.value) if result else []
     unknown = [name for name in claimed if name not in players]
     if unknown:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.errors import RecordCode, malformed
+from referee.errors import RecordCode, illegal, malformed
 from referee.game import GameState, GameType
 from referee.record import GameRecord, excerpt, iter_games
 from referee.registry import GAMES, find_game
@@ -448,8 +448,8 @@ def default_players(game: GameType, players: int | None) -> int:
     if players is None:
         return min(max(3, game.min_players), game.max_players)
     if not game.min_players <= players <= game.max_players:
-        raise malformed(
-            RecordCode.BAD_PLAYERS, f"{game.title} takes {game.min_players}-{game.max_players} players, not {players}"
+        raise illegal(
+            RecordCode.PLAYER_COUNT, f"{game.title} takes {game.min_players}-{game.max_players} players, not {players}"
         )
     return players
 

@@ -18,8 +18,8 @@ from referee.errors import RefereeError, Verdict
 from referee.record import split_games
 from referee.replay import GameReport, KeepState, Referee, check_text
 from referee.saint_petersburg.cards import PHASES
-from referee.saint_petersburg.notation import make_parser
 from referee.saint_petersburg.options import FIRST_EDITION, SECOND_EDITION, SPOptions
+from referee.saint_petersburg.parser import make_parser
 from referee.saint_petersburg.state import SPState
 from referee.turns import clockwise
 

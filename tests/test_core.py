@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.errors import CATALOGUE, RecordCode, RefereeError, Verdict
+from referee.errors import CATALOGUE, IllegalStatement, RecordCode, RefereeError, Verdict
 from referee.record import split_games
 from referee.registry import find_game
 from referee.replay import Expectation, check_file, check_text
@@ -110,8 +110,8 @@ def test_quoted_player_names_with_spaces() -> None:
     [
         ('[Players "Anna, Boris"]\n', "missing-tag"),
         ('[Game "Chess"]\n[Players "Anna, Boris"]\n', "unknown-game"),
-        ('[Game "Saint Petersburg"]\n[Players "Anna"]\n', "bad-players"),
         ('[Game "Saint Petersburg"]\n[Players "Anna, Anna"]\n', "bad-players"),
+        ('[Game "Saint Petersburg"]\n[Players "Anna, , Boris"]\n', "bad-players"),
         ('[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Ruleset "3rd edition"]\n', "unknown-ruleset"),
         ('[Game "Saint Petersburg"]\n[Players "Anna, Boris"]\n[Variant "no-such-variant"]\n', "unknown-variant"),
         ('[Game "Saint Petersburg"]\n[Players Anna]\n', "bad-tag"),
@@ -121,6 +121,31 @@ def test_envelope_errors_are_malformed(tags: str, code: str) -> None:
     report = one(tags + OPENING)
     assert report.verdict is Verdict.MALFORMED
     assert report.error.code == code
+
+
+@pytest.mark.parametrize(
+    "game, players",
+    [
+        ("Saint Petersburg", "Anna"),
+        ("Saint Petersburg", "Anna, Boris, Clara, Dmitri, Elena"),
+        ("San Juan", "Anna"),
+        ("San Juan", "Anna, Boris, Clara, Dmitri, Elena"),
+        ("Santorini: New York", "Anna"),
+        ("Santorini: New York", "Anna, Boris, Clara, Dmitri, Elena, Fyodor"),
+    ],
+)
+def test_a_player_count_the_game_does_not_allow_is_illegal_at_the_tag(game: str, players: str) -> None:
+    """Record format section 1: readable names in a count the game does not allow break a rule: illegal, at the
+    Players tag's value."""
+    report = one(f'[Event "club"]\n[Game "{game}"]\n[Players "{players}"]\n' + OPENING)
+    assert (report.verdict, report.error.code) == (Verdict.ILLEGAL, "player-count")
+    assert isinstance(report.error, IllegalStatement)  # what the API's users catch
+    assert (report.error.line, report.error.column) == (3, len("[Players ") + 1)
+
+
+def test_unreadable_names_are_read_before_the_player_count() -> None:
+    report = one('[Game "Saint Petersburg"]\n[Players "Anna, Boris, Clara, Dmitri, Anna"]\n' + OPENING)
+    assert (report.verdict, report.error.code, report.error.line) == (Verdict.MALFORMED, "bad-players", 2)
 
 
 def test_body_before_any_tag_is_reported() -> None:

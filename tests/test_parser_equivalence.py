@@ -37,7 +37,7 @@ def _make(game: str) -> Callable[[], LineParser]:
     if game == "san-juan":
         from referee.san_juan.notation import make_parser
     else:
-        from referee.saint_petersburg.notation import make_parser
+        from referee.saint_petersburg.parser import make_parser
     return make_parser
 
 
@@ -282,7 +282,7 @@ def test_san_juan_canonical_actions_read_every_name_in_every_position_as_lark() 
 def test_the_saint_petersburg_reader_leaves_what_it_is_not_sure_of_to_lark() -> None:
     """Errors, odd spacing and forms it does not know come from the grammar (the reader says None); a text whose
     first token starts no action (a ``deal:`` or ``score:`` line tried as a player's line) is ``NOT_AN_ACTION``."""
-    from referee.saint_petersburg.notation import make_parser
+    from referee.saint_petersburg.parser import make_parser
 
     parser = make_parser()
     reader = parser._reader
@@ -436,7 +436,7 @@ def test_a_flat_item_reader_reads_only_its_shape() -> None:
     """A reader of one token after the player leaves a run of them to the grammar; a text that is no item of the
     rule (no player first, a token of another kind, nothing after the player where one is due) is not read."""
     from referee.record import FlatItemReader, NotSure
-    from referee.saint_petersburg.notation import make_parser
+    from referee.saint_petersburg.parser import make_parser
 
     parser = make_parser()
     one = FlatItemReader(parser, "score_entry", "AMOUNT", "+1R", False)

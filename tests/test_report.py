@@ -218,16 +218,22 @@ def test_an_illegal_game_ends_with_the_error_and_the_state_before_it() -> None:
     assert sum(bool(step.get("error")) for step in detail["steps"]) == 1
 
 
-def test_a_game_broken_in_its_tags_has_only_the_error_step(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("players", "verdict", "code"),
+    [("Anna, Anna", Verdict.MALFORMED, "bad-players"), ("Anna", Verdict.ILLEGAL, "player-count")],
+)
+def test_a_game_broken_in_its_tags_has_only_the_error_step(
+    tmp_path: Path, players: str, verdict: Verdict, code: str
+) -> None:
+    """A tag that cannot be read (malformed) or breaks a rule (illegal): the page shows the error at the tag."""
     path = tmp_path / "bad.rec"
-    path.write_text('[Game "Saint Petersburg"]\n[Players "Anna"]\n\ntokens: Anna worker\n', encoding="utf-8")
+    text = f'[Game "Saint Petersburg"]\n[Players "{players}"]\n\ntokens: Anna worker\n'
+    path.write_text(text, encoding="utf-8")
     ((report, detail),) = details(path)
-    assert report.verdict is Verdict.MALFORMED
+    assert report.verdict is verdict
     assert detail["steps"] == [{"line": 2, "d": {}, "error": True}]
-    assert detail["text"] == {
-        "first": 1,
-        "lines": ['[Game "Saint Petersburg"]', '[Players "Anna"]', "", "tokens: Anna worker"],
-    }
+    assert (detail["error"]["verdict"], detail["error"]["code"], detail["error"]["column"]) == (verdict, code, 10)
+    assert detail["text"] == {"first": 1, "lines": text.splitlines()}
 
 
 def test_each_game_gets_its_own_lines_of_a_file(tmp_path: Path) -> None:

@@ -45,7 +45,11 @@ SP_GAME = "records/saint-petersburg/golden/golden-2p-2nd-edition.rec"
 SJ_GAME = "records/san-juan/generated/sj-3p-seed01.rec"
 SNY_GAME = "records/santorini-new-york/generated/sny-2p-manhattan-seed00.rec"
 SJ_ILLEGAL = "records/san-juan/illegal/sj-well-not-owned.rec"
-SP_MALFORMED_TAGS = "records/saint-petersburg/illegal/bad-players-one.rec"
+BROKEN_TAGS = {  # a tag that cannot be read (malformed) and tags that break a rule (illegal), all at the tag
+    "malformed": "records/saint-petersburg/illegal/bad-players-duplicate.rec",
+    "illegal": "records/saint-petersburg/illegal/player-count-one.rec",
+    "illegal-deck": "records/santorini-new-york/illegal/deck-mix-two-builders.rec",
+}
 
 
 # ----------------------------------------------------------------------------------------------------- fixtures
@@ -352,12 +356,15 @@ def test_an_illegal_game_shows_its_error_at_the_right_line(tab: Any, corpus: Cor
     assert tab.locator("#error-detail").is_hidden() and current_line(tab) == steps[-1][0]
 
 
-def test_a_game_broken_in_its_tags_shows_the_tag_line(tab: Any, corpus: Corpus) -> None:
-    row = next(row for row in corpus.rows if row["file"] == SP_MALFORMED_TAGS)
+@pytest.mark.parametrize("broken", sorted(BROKEN_TAGS))
+def test_a_game_broken_in_its_tags_shows_the_tag_line(tab: Any, corpus: Corpus, broken: str) -> None:
+    row = next(row for row in corpus.rows if row["file"] == BROKEN_TAGS[broken])
+    assert row["verdict"] == broken.split("-")[0]
     open_page(tab, corpus, f"#game={row['id']}")
     tab.wait_for_selector("#error-detail:not([hidden])")
     assert tab.locator("#record .line.error-line").get_attribute("data-line") == str(row["line"])
-    assert f"[{row['code']}]" in tab.inner_text("#error-detail .error-head")
+    head = tab.inner_text("#error-detail .error-head")
+    assert f"column {row['column']}: {row['verdict']} [{row['code']}]" in head
 
 
 def test_every_kind_of_game_and_verdict_draws_without_errors(tab: Any, corpus: Corpus) -> None:

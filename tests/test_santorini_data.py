@@ -1,5 +1,6 @@
 """Santorini: New York data: the shipped board and deck-list files (exactly as the record-format spec fixes them),
-files a record names by path, and every way a board, deck list or deck can be wrong (a malformed error at its tag)."""
+files a record names by path, and every way a board, deck list or deck can be wrong (an error at its tag: malformed,
+but illegal for known professions that break the deck's mix)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.errors import Verdict
+from referee.errors import IllegalStatement, Verdict
 from referee.record import split_games
 from referee.replay import KeepState, Referee, check_file
 from referee.santorini_new_york.board import DataError, load_board, shipped_board, shipped_boards
@@ -70,17 +71,47 @@ def test_a_deck_tag_in_any_order_and_with_aliases() -> None:
     ("deck", "words"),
     [
         ("Engineer, Iron Worker, Crane Operator, NYPD Officer", "exactly one Builder"),
-        ("Iron Worker, NYPD Officer, Subway Operator, Taxi Driver", "the Engineer"),
+        ("Iron Worker, NYPD Officer, Subway Operator, Taxi Driver", "the Engineer once"),
+        ("Engineer, Engineer, Iron Worker, NYPD Officer, Subway Operator", "the Engineer once"),
         ("Engineer, Iron Worker, NYPD Officer", "exactly one Mover"),
-        ("Engineer, Iron Worker, NYPD Oficer, Subway Operator", "did you mean 'NYPD Officer'"),
+        ("engineer, crane, vendor, designer", "exactly one Specialist"),
     ],
 )
-def test_a_deck_is_the_engineer_and_one_profession_of_each_kind(deck: str, words: str) -> None:
+def test_known_professions_that_break_the_mix_are_illegal_at_the_deck_tag(deck: str, words: str) -> None:
+    """Rules 1.3 and the record format's section 1: a Deck tag of known professions that is not the Engineer plus
+    one Builder, one Specialist and one Mover breaks a rule: illegal at the tag's value."""
+    report = judged(f'[Deck "{deck}"]\n')
+    assert (report.verdict, report.error.code, report.error.line) == (Verdict.ILLEGAL, "sny-deck-mix", 3)
+    assert isinstance(report.error, IllegalStatement)
+    assert words in report.error.message and report.error.column == len("[Deck ") + 1
+
+
+@pytest.mark.parametrize(
+    "deck",
+    [
+        "Engineer, Iron Worker, NYPD Oficer, Subway Operator",
+        "Engineer, Iron Worker, Crane Operator, NYPD Oficer",  # unknown, and two Builders: the name is read first
+    ],
+)
+def test_an_unknown_profession_in_the_deck_tag_is_malformed_at_it(deck: str) -> None:
     report = judged(f'[Deck "{deck}"]\n')
     assert (report.verdict, report.error.code, report.error.line) == (Verdict.MALFORMED, "sny-bad-deck", 3)
-    # at the unknown name when there is one, else at the tag's value
-    at = deck.index("NYPD Oficer") + 1 if "Oficer" in deck else 0
-    assert words in report.error.message and report.error.column == len("[Deck ") + 1 + at
+    assert "did you mean 'NYPD Officer'" in report.error.message
+    assert report.error.column == len("[Deck ") + 1 + deck.index("NYPD Oficer") + 1
+
+
+def test_a_variant_deck_that_breaks_the_mix_is_a_variant_the_game_cannot_use(tmp_path: Path) -> None:
+    """Without a Deck tag the deck is the variant's: no rule of the record is broken, the house rule is unusable."""
+    (tmp_path / "two.toml").write_text(
+        'name = "two"\ngame = "santorini-new-york"\n[options]\ndeck = ["Engineer", "Iron Worker", "Foreman", '
+        '"Taxi Driver"]\n',
+        encoding="utf-8",
+    )
+    report = judged('[Board "square-5x5"]\n[Variant "two.toml"]\n', "place: Anna b2 d4\n", tmp_path)
+    assert (report.verdict, report.error.code, report.error.line) == (Verdict.MALFORMED, "sny-bad-options", 4)
+    assert "exactly one Builder" in report.error.message
+    report = judged('[Variant "two.toml"]\n[Deck "Engineer, Foreman, Reporter, Taxi"]\n', "", tmp_path)
+    assert report.verdict is Verdict.UNFINISHED, report.error  # the record's own Deck tag wins
 
 
 def test_an_unknown_board_or_deck_list_name_is_malformed_at_its_tag() -> None:

@@ -400,8 +400,9 @@ def test_ruleset_tag(ruleset, edition):
 
 def test_envelope_errors():
     assert judge(ROUND1_WORKERS, Ruleset="3rd edition").error.code == "unknown-ruleset"
-    assert judge(ROUND1_WORKERS, players="Anna, Boris, Clara, Dmitri, Emil").error.code == "bad-players"
-    assert judge(ROUND1_WORKERS, players="Anna").error.code == "bad-players"
+    assert judge(ROUND1_WORKERS, players="Anna, Boris, Clara, Dmitri, Emil").error.code == "player-count"
+    assert judge(ROUND1_WORKERS, players="Anna").error.code == "player-count"
+    assert judge(ROUND1_WORKERS, players="Anna, Boris, Anna").error.code == "bad-players"
     [report] = check_text('[Game "Saint Petersburg"]\n\ntokens: Anna worker\n')
     assert (report.verdict, report.error.code) == (Verdict.MALFORMED, "missing-tag")
 

@@ -171,6 +171,7 @@ class TestScoreClaims:
     def test_pub_zero_is_a_pub_line_the_score_claim_comes_before(self):
         """Spec section 2: 'score:' stands "before any pub line", and a written "pub 0" is one (it buys nothing)."""
         s = new_state()
+        give(s, 0, "Pub")
         acting(s, "building", to_act=1)
         run(s, "Boris: pass\nAnna: pass")
         before = s.p[0].vp, s.p[0].rubles
@@ -222,20 +223,32 @@ class TestPub:
         run(s, "Anna: pub 1")
         rejects(s, "Anna: pub 1", "sp-pub-twice")
 
-    def test_pub_zero_may_be_written(self):
+    @pytest.mark.parametrize("line", ["Anna: pub 0", "Anna: pub 0 for 0"])
+    def test_pub_zero_may_be_written_by_an_owner(self, line):
         s = self.after_building()
-        run(s, "Anna: pub 0")
+        run(s, line)
+        assert (s.p[0].rubles, s.p[0].vp, s.p[0].pub_vp) == (25, 0, 0)
 
-    def test_pub_zero_buys_nothing_even_without_a_pub(self):
-        """Spec section 2: "pub 0" may be omitted, so writing it buys nothing, whoever writes it."""
+    @pytest.mark.parametrize("line", ["Boris: pub 0", "Boris: pub 0 for 0", "Boris: pub 1"])
+    def test_pub_line_only_by_an_owner(self, line):
+        """Spec section 2: a pub line, "pub 0" included, by a player without a Pub is illegal."""
         s = self.after_building()
         assert not s.p[1].owns("Pub")
-        run(s, "Boris: pub 0")
-        before = s.fingerprint()
-        run(s, "Boris: pub 0 for 0")
-        assert s.fingerprint() == before
-        rejects(s, "Boris: pub 1", "sp-pub-not-owned")
-        assert (s.p[0].rubles, s.p[0].vp) == (25, 0)
+        rejects(s, line, "sp-pub-not-owned")
+
+    @pytest.mark.parametrize("first", ["Anna: pub 0", "Anna: pub 1"])
+    @pytest.mark.parametrize("second", ["Anna: pub 0", "Anna: pub 0 for 0", "Anna: pub 1"])
+    def test_one_pub_line_per_scoring(self, first, second):
+        """Spec section 2: a second pub line for the same scoring, "pub 0" included, is illegal."""
+        s = self.after_building(pubs=2)
+        run(s, first)
+        rejects(s, second, "sp-pub-twice")
+
+    def test_a_new_building_scoring_opens_the_pubs_again(self):
+        s = self.after_building()
+        run(s, "Anna: pub 0")
+        acting(s, "building", to_act=1, round_=3)
+        run(s, "Boris: pass\nAnna: pass\nAnna: pub 1")
 
     def test_owner_only(self):
         s = self.after_building()

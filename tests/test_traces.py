@@ -64,8 +64,11 @@ def test_the_end_of_a_broken_game() -> None:
     assert trace.splitlines()[-1] == "end: illegal sp-price-mismatch at line 9"
     assert trace_text('[Game "Saint Petersburg"]\n[Players "Anna"]\n').splitlines()[-2:] == [
         "game 1 (line 1): saint-petersburg; not set up",  # the Game tag names it, though the setup failed
-        "end: malformed bad-players at line 2",
+        "end: illegal player-count at line 2",
     ]
+    assert trace_text('[Game "Saint Petersburg"]\n[Players "Anna, Anna"]\n').splitlines()[-1] == (
+        "end: malformed bad-players at line 2"
+    )
     assert trace_text('[Game "Chess"]\n[Players "Anna, Boris"]\n').splitlines()[-2:] == [
         "game 1 (line 1): ?; not set up",
         "end: malformed unknown-game at line 1",

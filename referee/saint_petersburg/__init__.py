@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from referee.game import Game, SetupContext
 from referee.record import LineParser
-from referee.saint_petersburg import notation
+from referee.saint_petersburg import notation, parser
 from referee.saint_petersburg.cards import CARD_ATTRIBUTES, DECKS, NAME_TABLE, card_table
 from referee.saint_petersburg.options import RULESET_ALIASES, RULESETS, SPOptions
 from referee.saint_petersburg.state import SPCode, SPState
@@ -65,7 +65,7 @@ class SaintPetersburg(Game[SPState, SPOptions]):
 
     @classmethod
     def make_parser(cls) -> LineParser:
-        return notation.make_parser()
+        return parser.make_parser()
 
     @classmethod
     def new_state(cls, players: list[str], options: SPOptions, context: SetupContext | None = None) -> SPState:

@@ -422,14 +422,13 @@ def _illegal_between_phases(state: SPState) -> list:
         moves.append(ScoreClaim((ScoreEntry(top.player, top.rubles + 1, top.vp), *scored.entries[1:]), 0))
     price = state.options.pub_vp_price
     for seat, player in enumerate(state.p):
-        if not state.pub_open or not player.owns("Pub"):
-            moves.append(Actor(_ref(player.name), Pub(1, price)))
-        elif seat not in state.pubs_used:
+        if state.pub_open and player.owns("Pub") and seat not in state.pubs_used:
             cap = state.pub_cap(seat)
             moves.append(Actor(_ref(player.name), Pub(cap + 1, (cap + 1) * price)))
             moves.append(Actor(_ref(player.name), Pub(0, 1)))
-        else:  # a second use after this scoring ("pub 0" says nothing and is legal)
+        else:  # out of place, no Pub, or a second pub line after this scoring: "pub 0" too
             moves.append(Actor(_ref(player.name), Pub(1, price)))
+            moves.append(Actor(_ref(player.name), Pub(0, None)))
     return moves
 
 

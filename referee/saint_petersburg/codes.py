@@ -97,9 +97,13 @@ class SPCode(ErrorKind):
         "The observed card must be one the deck still holds.",
     )
     PUB_MISPLACED = ("sp-pub-misplaced", ILLEGAL, "Pub VP are bought right after a building scoring.")
-    PUB_NOT_OWNED = ("sp-pub-not-owned", ILLEGAL, "Only a Pub owner buys VP with a Pub.")
+    PUB_NOT_OWNED = ("sp-pub-not-owned", ILLEGAL, "Only a Pub owner writes a pub line ('pub 0' included).")
     PUB_LIMIT = ("sp-pub-limit", ILLEGAL, "A Pub buys at most 5 VP per building scoring.")
-    PUB_TWICE = ("sp-pub-twice", ILLEGAL, "A player uses their Pubs once per building scoring.")
+    PUB_TWICE = (
+        "sp-pub-twice",
+        ILLEGAL,
+        "A player writes at most one pub line per building scoring ('pub 0' included).",
+    )
     SCORE_MISMATCH = ("sp-score-mismatch", ILLEGAL, "The claimed phase scoring differs from the computed one.")
     SCORE_MISPLACED = (
         "sp-score-misplaced",

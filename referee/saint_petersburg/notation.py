@@ -1,5 +1,6 @@
 """Saint Petersburg statements: what a record line says, how the grammar's transformer builds it, and how an action
-is written back as record text (the generator and the "legal alternatives" use the same writer).
+is written back as record text (the generator and the "legal alternatives" use the same writer). The line parser
+that puts the grammar, this builder and the fast action reader together is ``saint_petersburg.parser``.
 
 Every statement carries the column of each of its parts — a card or player as a ``NameRef``, a word or a number as
 its value beside a ``*_column`` field — so the rules point at the part they refuse without counting characters.
@@ -7,15 +8,14 @@ its value beside a ``*_column`` field — so the rules point at the part they re
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from lark import Token
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, number, quote_player
+from referee.record import NameRef, SyntaxExample, card_lookup, number, quote_player
 from referee.saint_petersburg.cards import NAME_TABLE
 from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
 
@@ -392,34 +392,6 @@ SYNTAX_EXAMPLES = (
         ("Anna: buy Market for", "Anna: pub", "round", "Anna: pub for 2", "final: Anna"),
     ),
 )
-
-
-def _action_reader(parser: LineParser) -> Callable[[str, int], object | None]:
-    from referee.saint_petersburg.reader import ActionReader  # the reader builds on this module's statements
-
-    return ActionReader(parser)
-
-
-PIECES = Pieces(
-    lists={
-        "deal": ("card", lambda column, items: Deal(tuple(items), column)),
-        "score": ("score_entry", lambda column, items: ScoreClaim(tuple(items), column)),
-        "final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column)),
-        "win": ("player", lambda column, items: WinClaim(tuple(items), column)),
-        "tokens": ("grant", lambda column, items: Tokens(tuple(items), column)),
-    },
-    actor=("action", lambda player, action: Actor(player, cast(Action, action))),
-    keywords=frozenset({"tokens", "deal", "score", "final", "win"}),
-    reader=_action_reader,
-    items=frozenset({"card"}),
-    flat_items={"score_entry": ("AMOUNT", "+1R", True), "final_entry": ("SIGNED_INT", "3", False)},
-)
-
-
-def make_parser() -> LineParser:
-    return LineParser(
-        Path(__file__).with_name("saint_petersburg.lark"), StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES, PIECES
-    )
 
 
 # --- writing actions back as text -----------------------------------------------------------------------------

@@ -91,11 +91,6 @@ class ScoringRules(Position):
                 "Pub VP are bought right after a building scoring, before the next phase header",
                 action.column,
             )
-        if action.count == 0 and action.price in (None, 0):
-            # "pub 0" buys nothing (any player may write it, as often as he likes), but it is a pub line: the
-            # round's 'score:' claim comes before any pub line (record-format.md section 2)
-            self.score_claim_open = False
-            return
         cost = self._check_pub(seat, action)
         player = self.p[seat]
         self._spend(seat, cost)
@@ -105,13 +100,14 @@ class ScoringRules(Position):
         self.score_claim_open = False
 
     def _check_pub(self, seat: int, action: Pub) -> int:
-        """What the Pub VP cost, once this player may buy that many now."""
+        """What the Pub VP cost, once this player may buy that many now. A pub line, ``pub 0`` included, is written
+        by a Pub owner, once per building scoring (record-format.md section 2)."""
         player = self.p[seat]
         if not player.owns("Pub"):
             raise self.fail(SPCode.PUB_NOT_OWNED, f"{player.name} owns no Pub", action.column)
         if seat in self.pubs_used:
             raise self.fail(
-                SPCode.PUB_TWICE, f"{player.name} has already used their Pubs after this scoring", action.column
+                SPCode.PUB_TWICE, f"{player.name} has already written a pub line after this scoring", action.column
             )
         cap = self.pub_cap(seat)
         if action.count > cap:

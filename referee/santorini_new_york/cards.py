@@ -68,6 +68,10 @@ def card_order(card: Card) -> tuple[int, str]:
     return (card[1], card[0])
 
 
+class DeckMixError(DataError):
+    """Known professions that break the rules' mix (two Builders, no Mover, …): a broken rule, not bad data."""
+
+
 def profession_named(text: str) -> str:
     """The profession a name or alias stands for; DataError with a did-you-mean otherwise."""
     key = normalise_name(text.split())
@@ -130,7 +134,8 @@ DECKS_KEPT = 64
 
 def check_deck(names: tuple[str, ...], deck_list: DeckList, unique_numbers: bool) -> tuple[str, ...]:
     """The professions of a Deck tag, canonical and in kind order; DataError unless it is the Engineer plus exactly
-    one Builder, one Specialist and one Mover, each printed in the deck list (and, by default, with unique numbers)."""
+    one Builder, one Specialist and one Mover (DeckMixError when not), each printed in the deck list (and, by
+    default, with unique numbers)."""
     key = (names, id(deck_list), unique_numbers)
     return made_once(_DECKS, key, (deck_list,), lambda: _check_deck(names, deck_list, unique_numbers), DECKS_KEPT)
 
@@ -142,9 +147,9 @@ def _check_deck(names: tuple[str, ...], deck_list: DeckList, unique_numbers: boo
         by_kind[PROFESSIONS[profession]].append(profession)
     for kind, members in by_kind.items():
         if len(members) != 1:
-            what = "the Engineer" if kind == ENGINEER else f"exactly one {kind}"
+            what = "the Engineer once" if kind == ENGINEER else f"exactly one {kind}"
             got = ", ".join(members) or "none"
-            raise DataError(f"a deck holds {what} (got {got}); e.g. {', '.join(FIRST_GAME_DECK)}")
+            raise DeckMixError(f"a deck holds {what} (got {got}); e.g. {', '.join(FIRST_GAME_DECK)}")
     deck = tuple(by_kind[kind][0] for kind in KINDS)
     missing = [profession for profession in deck if profession not in deck_list.numbers]
     if missing:

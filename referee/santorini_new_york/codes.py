@@ -18,7 +18,12 @@ class SNYCode(ErrorKind):
     BAD_DECK = (
         "sny-bad-deck",
         MALFORMED,
-        "The Deck is the Engineer plus exactly one Builder, one Specialist and one Mover, all in the deck list.",
+        "The Deck tag names known professions, each printed in the deck list, with enough cards and unique numbers.",
+    )
+    DECK_MIX = (  # known professions, a deck the rules do not allow (rules 1.3): illegal at the tag
+        "sny-deck-mix",
+        ILLEGAL,
+        "The Deck is the Engineer plus exactly one Builder, one Specialist and one Mover.",
     )
     BAD_OPTIONS = (
         "sny-bad-options",

@@ -1,7 +1,8 @@
 """A new game: the board and deck list a record's tags name, read safely, checked, and fitted to the players.
 
-Every problem is a malformed error at the tag that caused it (``SetupContext.error_at_tag``); without a context
-(the generator, the property suites) only the shipped files are read and a problem is a ``ValueError``.
+Every problem is an error at the tag that caused it (``SetupContext.error_at_tag``): malformed, but for a Deck tag
+whose known professions break the rules' mix, which is illegal (record-format.md section 1). Without a context (the
+generator, the property suites) only the shipped files are read and a problem is a ``ValueError``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from typing import TypeVar
 from referee.errors import ErrorKind
 from referee.game import SetupContext
 from referee.santorini_new_york.board import BoardMap, DataError, parse_board_text, shipped_boards
-from referee.santorini_new_york.cards import DeckList, check_deck, deck_cards, parse_deck_list_text, shipped_deck_lists
+from referee.santorini_new_york.cards import (
+    DeckList,
+    DeckMixError,
+    check_deck,
+    deck_cards,
+    parse_deck_list_text,
+    shipped_deck_lists,
+)
 from referee.santorini_new_york.codes import SNYCode
 from referee.santorini_new_york.options import SCOPES, SNYOptions
 from referee.santorini_new_york.state import SNYState
@@ -36,7 +44,7 @@ def make_state(players: list[str], options: SNYOptions, context: SetupContext | 
     try:
         deck = check_deck(options.deck, deck_list, options.unique_numbers)
     except DataError as problem:
-        raise setup_error(context, "Deck", SNYCode.BAD_DECK, f"the Deck tag: {problem}", problem.item) from None
+        raise deck_error(context, problem) from None
     check_fit(players, options, board, deck_list, deck, context)
     return SNYState(players, options, board, deck_list, deck)
 
@@ -47,6 +55,17 @@ def setup_error(
     if context is None:
         return ValueError(f"{tag}: {message}")
     return context.error_at_tag(tag, kind, message, within)
+
+
+def deck_error(context: SetupContext | None, problem: DataError) -> Exception:
+    """The Deck tag's problem: known professions that break the mix are illegal at the tag, anything else (an
+    unknown profession, one the deck list does not print, clashing numbers) is malformed. Without a Deck tag the
+    deck is a variant's, and a variant whose deck breaks the mix is one the game cannot use."""
+    if not isinstance(problem, DeckMixError):
+        return setup_error(context, "Deck", SNYCode.BAD_DECK, f"the Deck tag: {problem}", problem.item)
+    if context is None or context.tag("Deck") is not None:
+        return setup_error(context, "Deck", SNYCode.DECK_MIX, f"the Deck tag: {problem}")
+    return setup_error(context, "Variant", SNYCode.BAD_OPTIONS, f"the variant's deck: {problem}")
 
 
 def load(

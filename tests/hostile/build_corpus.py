@@ -715,21 +715,25 @@ def name_cases() -> list[Case]:
 def silent_cases() -> list[Case]:
     cases = []
     golden = source(SP_GOLDEN)
-    # 'Anna: pub 0' right after Boris's first pub line: Anna owns no Pub, and "pub 0" equals no line
+    # A pub line, "pub 0" included, is written only by a Pub owner, once per building scoring (record format §2):
+    # a silent "pub 0" is never taken for no line.
     first_pub = line_of(golden, "Boris: pub 2 for 4")
-    for name, insert in (("pub-0", "Anna: pub 0"), ("pub-0-for-0", "Anna: pub 0 for 0")):
+    inserted = {  # name: (line inserted after Boris's first pub line, the code, its column)
+        "pub-0-without-pub": ("Anna: pub 0", "sp-pub-not-owned", 7),
+        "pub-0-for-0-without-pub": ("Anna: pub 0 for 0", "sp-pub-not-owned", 7),
+        "pub-0-after-own-pub": ("Boris: pub 0", "sp-pub-twice", 8),
+    }
+    for name, (insert, code, column) in inserted.items():
         out = lines(golden)
         out.insert(first_pub, insert)
-        text = "\n".join(out)
         cases.append(
             Case(
-                f"silent/{name}-without-pub.rec",
+                f"silent/{name}.rec",
                 "silent",
                 7,
-                f"'{insert}' from a player without a Pub equals no line (spec): judged as the original",
-                text.encode(),
-                None,
-                like={"source": SP_GOLDEN, "rename": {}},
+                f"'{insert}' right after Boris's pub line: illegal at it, never taken for no line",
+                "\n".join(out).encode(),
+                [err("illegal", code, first_pub + 1, column=column)],
             )
         )
     # 'pub 0' right after the score line (before Boris's own pub line)
@@ -742,8 +746,7 @@ def silent_cases() -> list[Case]:
             7,
             "'Anna: pub 0' (no Pub) right after the score line, before Boris uses his Pub",
             "\n".join(out).encode(),
-            None,
-            like={"source": SP_GOLDEN, "rename": {}},
+            [err("illegal", "sp-pub-not-owned", first_pub, column=7)],
         )
     )
     # a tag given twice: reported at the second one
@@ -1244,18 +1247,23 @@ def structure_cases() -> list[Case]:
         b'[Game "Saint Petersburg"]\n\nAnna: pass\n',
         [err("malformed", "missing-tag", 1)],
     )
-    for name, value in {
-        "players-empty": "",
-        "players-comma": ",",
-        "players-double-comma": "Anna,,Boris",
-        "players-same": "Anna, Anna",
-        "players-same-spaces": "Anna, Anna ",
-        "players-one": "Anna",
-        "players-six": "A, B, C, D, E, F",
-        "players-1000": ", ".join(f"P{i}" for i in range(1000)),
+    # names that cannot be read are malformed; readable names in a count the game does not allow are illegal
+    # (record format section 1); both at the tag's value (column 10)
+    bad_names = ("malformed", "bad-players")
+    bad_count = ("illegal", "player-count")
+    for name, (value, (verdict, code)) in {
+        "players-empty": ("", bad_names),
+        "players-comma": (",", bad_names),
+        "players-double-comma": ("Anna,,Boris", bad_names),
+        "players-same": ("Anna, Anna", bad_names),
+        "players-same-spaces": ("Anna, Anna ", bad_names),
+        "players-one": ("Anna", bad_count),
+        "players-six": ("A, B, C, D, E, F", bad_count),
+        "players-1000": (", ".join(f"P{i}" for i in range(1000)), bad_count),
+        "players-six-one-twice": ("A, B, C, D, E, A", bad_names),  # a name twice is read first, whatever the count
     }.items():
         text = opening.replace("Anna, Boris", value, 1)
-        add(name, f'[Players "{value[:30]}"]', text.encode(), [err("malformed", "bad-players", 2)])
+        add(name, f'[Players "{value[:30]}"]', text.encode(), [err(verdict, code, 2, column=10)])
     add(
         "game-empty",
         '[Game ""]',
