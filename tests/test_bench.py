@@ -64,17 +64,18 @@ def _pgn(moves: str, result: str, marker: str | None = None) -> str:
 
 GOOD = [_pgn("1. e4 e5 2. Nf3 Nc6", "*"), _pgn("1. f3 e5 2. g4 Qh4#", "0-1")]  # 4 + 4 plies
 
+# Each corruption, and the start of the error it must be caught by (python-chess's own, or the record checks').
 CORRUPTED = {
-    "a piece moved where it cannot go": _pgn("1. e4 e5 2. Ke3", "*"),
-    "a move that leaves the king in check": _pgn("1. e4 f5 2. Qh5+ Nf6", "*"),
-    "a pinned piece moved": _pgn("1. e4 d6 2. Bb5+ Nd7 3. Nf3 Nb6", "*"),
-    "an ambiguous move": _pgn("1. d4 d5 2. Nf3 Nf6 3. Nd2", "*"),
-    "a move after mate": _pgn("1. f3 e5 2. g4 Qh4# 3. Kf2", "0-1"),
-    "a null move": _pgn("1. e4 -- 2. d4", "*"),
-    "a Result tag the end position does not have": _pgn("1. f3 e5 2. g4 Qh4#", "1-0"),
-    "a result for an unfinished game": _pgn("1. e4 e5", "1-0"),
-    "a finished game tagged unfinished": _pgn("1. f3 e5 2. g4 Qh4#", "*"),
-    "a result marker other than the tag": _pgn("1. f3 e5 2. g4 Qh4#", "0-1", marker="1-0"),
+    "a piece moved where it cannot go": (_pgn("1. e4 e5 2. Ke3", "*"), "illegal san: 'Ke3'"),
+    "a move that leaves the king in check": (_pgn("1. e4 f5 2. Qh5+ Nf6", "*"), "illegal san: 'Nf6'"),
+    "a pinned piece moved": (_pgn("1. e4 d6 2. Bb5+ Nd7 3. Nf3 Nb6", "*"), "illegal san: 'Nb6'"),
+    "an ambiguous move": (_pgn("1. d4 d5 2. Nf3 Nf6 3. Nd2", "*"), "ambiguous san: 'Nd2'"),
+    "a move after mate": (_pgn("1. f3 e5 2. g4 Qh4# 3. Kf2", "0-1"), "illegal san: 'Kf2'"),
+    "a null move": (_pgn("1. e4 -- 2. d4", "*"), "null move '--'"),
+    "a Result tag the end position does not have": (_pgn("1. f3 e5 2. g4 Qh4#", "1-0"), "Result tag '1-0'"),
+    "a result for an unfinished game": (_pgn("1. e4 e5", "1-0"), "Result tag '1-0'"),
+    "a finished game tagged unfinished": (_pgn("1. f3 e5 2. g4 Qh4#", "*"), "Result tag '*'"),
+    "a result marker other than the tag": (_pgn("1. f3 e5 2. g4 Qh4#", "0-1", marker="1-0"), "result marker '1-0'"),
 }
 
 READINGS = [reading.name for reading in run.CHESS_READINGS]
@@ -102,16 +103,18 @@ def test_reading_counts_games_and_plies(reading: str, tmp_path: Path) -> None:
 def test_reading_rejects_corrupted_game(reading: str, corruption: str, tmp_path: Path) -> None:
     """Every reading the benchmark times validates: a corrupted second game stops it, named."""
     path = tmp_path / "corrupted.pgn"
-    path.write_text(GOOD[0] + CORRUPTED[corruption] + GOOD[1], encoding="utf-8")
+    text, error = CORRUPTED[corruption]
+    path.write_text(GOOD[0] + text + GOOD[1], encoding="utf-8")
     with pytest.raises(yardstick.InvalidGame) as caught:
         yardstick.read(str(path), yardstick.READINGS[reading])
     assert caught.value.number == 2
+    assert str(caught.value.error).startswith(error)
 
 
 def test_benchmark_job_fails_on_corrupted_game(tmp_path: Path) -> None:
     """The yardstick's job as the benchmark runs it (a fresh process): a corrupted game fails the benchmark."""
     path = tmp_path / "corrupted.pgn"
-    path.write_text(GOOD[0] + CORRUPTED["a pinned piece moved"], encoding="utf-8")
+    path.write_text(GOOD[0] + CORRUPTED["a pinned piece moved"][0], encoding="utf-8")
     with pytest.raises(run.BenchError, match=r"corrupted\.pgn game 2: illegal san: 'Nb6'"):
         run.worker("chess-read", run.YARDSTICK.name, path)
     path.write_text("".join(GOOD), encoding="utf-8")
