@@ -19,8 +19,11 @@ In one run, for every game registered in ``referee.registry.GAMES`` (or those na
    speed-up of N jobs, and whether every output is byte for byte the first ``--jobs 1`` output;
 
 and, for python-chess, a seeded corpus of random legal games (random legal moves until the game is over or
-``--chess-ply-cap`` plies) written as PGN, read back with ``chess.pgn.read_game`` and replayed onto a board with
-every move checked legal (plies/s, startup ``python -c "import chess.pgn"`` subtracted).
+``--chess-ply-cap`` plies) written as PGN and read back, in a fresh interpreter each, every way in ``CHESS_READINGS``
+(bench/yardstick.py): first the yardstick, python-chess's fastest faithful validation (``read_game`` with
+``BoardBuilder``: every move parsed against the position, an illegal one raises; ``outcome()`` against the ``Result``
+tag), then readings shown for context. Plies/s, startup ``python -c "import chess.pgn"`` subtracted, as on the
+referee's side; the referee's rates are divided by the yardstick's, whole process and in-process alike.
 
 See docs/performance.md for what each number means and the results measured on the project's machine.
 """
@@ -48,6 +51,35 @@ from typing import Any
 
 WORKER = Path(__file__).with_name("worker.py")
 INSTALL_HINT = "pip install -e '.[bench]'"
+
+
+@dataclasses.dataclass(frozen=True)
+class ChessReading:
+    """One way python-chess reads and validates the PGN corpus: ``bench/worker.py chess-read NAME FILE``."""
+
+    name: str  # a key of bench/yardstick.py READINGS, and of the report's "chess" "readings"
+    title: str  # the tables' line ("(the yardstick)" or "(context)" is added)
+    how: str  # what it does, in the text above the tables
+
+
+# The first is the yardstick every ratio divides by; the others are lines for context (their ratio to it is shown).
+CHESS_READINGS = (
+    ChessReading(
+        "board-builder",
+        "python-chess, BoardBuilder",
+        "`chess.pgn.read_game(handle, Visitor=BoardBuilder)` and `board.outcome()`: every SAN move parsed against the"
+        " position (an illegal, ambiguous or null move raises), the `Result` tag checked against the outcome",
+    ),
+    ChessReading(
+        "game-builder",
+        "python-chess, GameBuilder",
+        "`chess.pgn.read_game(handle)`: the same, building the game tree, errors collected in `game.errors` and"
+        " checked, the outcome of `game.end().board()`",
+    ),
+)
+YARDSTICK = CHESS_READINGS[0]
+# The three kinds of rate (see rates()), by their keys' suffix: whole process, CPU, in-process.
+RATE_KINDS = ("", "_cpu", "_inner")
 
 
 class BenchError(Exception):
@@ -191,6 +223,16 @@ def rates(samples: Samples, startup: Samples, count: int) -> dict[str, Any]:
         "per_s_cpu": count / cpu if cpu else None,
         "per_s_inner": count / samples.inner if samples.inner else None,
     }
+
+
+def ratios(measured: dict[str, Any], yardstick: dict[str, Any], key: str) -> dict[str, float | None]:
+    """``measured``'s rates ÷ the yardstick's, each kind of rate by the same kind (whole process by whole process,
+    CPU by CPU, in-process by in-process): ``key``, ``key_cpu``, ``key_inner``."""
+    out: dict[str, float | None] = {}
+    for kind in RATE_KINDS:
+        rate, base = measured["per_s" + kind], yardstick["per_s" + kind]
+        out[key + kind] = rate / base if rate and base else None
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -487,6 +529,21 @@ def run_scale(runs: list[GameRun], args: argparse.Namespace, work: Path, say: Pr
     return measure_scale(folder, layout, jobs, args.repeats, say)
 
 
+def chess_readings(samples: dict[str, Samples], startup: Samples, plies: int) -> dict[str, Any]:
+    """Each python-chess reading's rates (startup subtracted), what it is, and its ratio to the yardstick."""
+    readings = {}
+    for reading in CHESS_READINGS:
+        runs = samples[reading.name]
+        readings[reading.name] = rates(runs, startup, plies) | {
+            "title": reading.title,
+            "how": reading.how,
+            "peak_rss_mib": max(runs.maxrss) if runs.maxrss else None,
+        }
+    for entry in readings.values():
+        entry |= ratios(entry, readings[YARDSTICK.name], "ratio_to_yardstick")
+    return readings
+
+
 def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Progress) -> dict[str, Any]:
     """Corpora first; then the repeats, interleaved (startup, python-chess, each game) so that slow drifts in the
     machine's load touch every number alike; then the memory runs."""
@@ -497,31 +554,37 @@ def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Prog
     startup = {name: Samples() for name in STARTUP}
     for name in STARTUP:  # once untimed: byte-code caches written, files in the page cache
         run_startup(name, Samples())
-    chess_read = Samples()
+    chess_reads = {reading.name: Samples() for reading in CHESS_READINGS}
     for repeat in range(1, args.repeats + 1):
         label = f"run {repeat}/{args.repeats}"
         for name, samples in startup.items():
             run_startup(name, samples)
         say(f"startup {label}: " + ", ".join(f"{name} {s.walls[-1] * 1000:.0f} ms" for name, s in startup.items()))
-        child = worker("chess-read", pgn)
-        data = child.data()
-        chess_read.add(child, data)
-        if data["plies"] != chess_corpus["plies"]:
-            raise BenchError(f"python-chess read {data['plies']} plies back, {chess_corpus['plies']} were written")
-        say(f"python-chess {label}: read+validate {child.wall:.2f} s")
+        for reading in CHESS_READINGS:
+            child = worker("chess-read", reading.name, pgn)
+            data = child.data()
+            chess_reads[reading.name].add(child, data)
+            if (data["games"], data["plies"]) != (chess_corpus["games"], chess_corpus["plies"]):
+                raise BenchError(
+                    f"python-chess ({reading.name}) read {data['games']} games, {data['plies']} plies back;"
+                    f" {chess_corpus['games']} games, {chess_corpus['plies']} plies were written"
+                )
+            say(f"python-chess {reading.name} {label}: {child.wall:.2f} s")
         for run in runs:
             run_game_jobs(run, args, say, label)
     base, chess_base = startup["import referee.cli"], startup["import chess.pgn"]
+    readings = chess_readings(chess_reads, chess_base, chess_corpus["plies"])
+    yardstick = readings[YARDSTICK.name]
     chess = {
         "games": chess_corpus["games"],
         "plies": chess_corpus["plies"],
         "ply_cap": args.chess_ply_cap,
         "bytes": pgn.stat().st_size,
         "generate_s": chess_corpus["inner"],
-        "read": rates(chess_read, chess_base, chess_corpus["plies"]),
-        "peak_rss_mib": max(chess_read.maxrss) if chess_read.maxrss else None,
+        "yardstick": YARDSTICK.name,
+        "readings": readings,
     }
-    say(f"python-chess: {chess['read']['per_s']:,.0f} plies/s")
+    say(f"python-chess: {yardstick['per_s']:,.0f} plies/s ({YARDSTICK.name}, the yardstick)")
     games = []
     for run in runs:
         actions = run.corpus["actions"]
@@ -532,14 +595,11 @@ def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Prog
             "parse": rates(run.parse, base, actions),
             "check": rates(run.check, base, actions),
         }
-        for kind in ("", "_cpu"):
-            chess_rate = chess["read"]["per_s" + kind]
-            for job in ("parse", "check"):
-                rate = result[job]["per_s" + kind]
-                result[f"ratio_{job}_to_chess{kind}"] = rate / chess_rate if rate and chess_rate else None
+        for job in ("parse", "check"):
+            result |= ratios(result[job], yardstick, f"ratio_{job}_to_chess")
         say(
             f"{run.game}: parse {result['parse']['per_s']:,.0f}, check {result['check']['per_s']:,.0f} actions/s,"
-            f" {result['generate']['per_s']:,.1f} games/s, {result['ratio_check_to_chess']:.2f}× python-chess"
+            f" {result['generate']['per_s']:,.1f} games/s, {result['ratio_check_to_chess']:.2f}× the yardstick"
         )
         result["memory"] = measure_memory(run, args, work, base, say)
         result["notes"] = sorted(set(run.notes))
@@ -681,17 +741,28 @@ def scale_markdown(scale: dict[str, Any]) -> list[str]:
 def markdown(report: dict[str, Any]) -> str:
     m = report["machine"]
     chess = report["chess"]
-    read = chess["read"]
+    readings = chess["readings"]
+    titles = {
+        name: r["title"] + (" (the yardstick)" if name == chess["yardstick"] else " (context)")
+        for name, r in readings.items()
+    }
     out = [
         f"Measured {report['date']} with `{report['command']}` on {m['cpu']}, {m['cores']} cores, {m['memory']};"
         f" Python {m['python']}, referee {m['versions']['referee']}, lark {m['versions']['lark']},"
         f" python-chess {m['versions']['chess']}. Load average (1, 5, 15 min) before: {report['load_before']},"
         f" after: {report['load_after']}; other processes kept {_cores(report['other_load_cores'])} of the"
         f" {m['cores']} cores busy on average. {report['repeats']} run(s) of each job, each in a fresh process,"
-        f" interleaved; medians; startup subtracted. The whole run took {report['elapsed_s'] / 60:.1f} min.",
+        f" interleaved; medians. The whole run took {report['elapsed_s'] / 60:.1f} min.",
         "",
-        "| game | corpus | parse-only actions/s | parse+check actions/s | generator games/s |"
-        " parse+check ÷ python-chess | ≥ 2× |",
+        f"python-chess reads {chess['games']:,} random games (≤ {chess['ply_cap']} plies), {chess['plies']:,} plies,"
+        " of PGN: "
+        + "; ".join(f"**{titles[name]}**: {r['how']}" for name, r in readings.items())
+        + ". Every ratio divides by the yardstick's plies/s, each kind of rate by the same kind. This table:"
+        ' whole process, each side\'s startup (`python -c "import referee.cli"`, `python -c "import chess.pgn"`)'
+        " subtracted:",
+        "",
+        "| line | corpus | parse-only actions/s | parse+check actions/s | generator games/s |"
+        " parse+check ÷ yardstick | ≥ 2× |",
         "| --- | --- | ---: | ---: | ---: | ---: | :---: |",
     ]
     for g in report["games"]:
@@ -702,16 +773,21 @@ def markdown(report: dict[str, Any]) -> str:
             f" {_rate(g['parse']['per_s'])} | {_rate(g['check']['per_s'])} | {g['generate']['per_s']:,.1f} |"
             f" {_ratio(ratio)} | {'yes' if ratio and ratio >= 2 else 'no'} |"
         )
+    corpus = f"{chess['games']:,} random games, {chess['plies']:,} plies"
+    for name, r in readings.items():
+        out.append(
+            f"| {titles[name]} | {corpus} | | {_rate(r['per_s'])} plies/s | | {_ratio(r['ratio_to_yardstick'])} | |"
+        )
+        corpus = "the same"
     out += [
-        f"| python-chess | {chess['games']:,} random games (≤ {chess['ply_cap']} plies), {chess['plies']:,} plies |"
-        f" | {_rate(read['per_s'])} plies/s (read_game + validated replay) | | 1× | |",
         "",
-        "The same from CPU time (user + system seconds of the process, startup's subtracted; less sensitive to other"
-        " load) and from the job's own timed section (no interpreter start, imports or exit):",
+        "The same from CPU time (user + system seconds of the process, the startup's subtracted; less sensitive to"
+        " other load) and in-process (each job's own timed section, both sides: no interpreter start, no imports"
+        " before it, no exit; the referee's includes importing the record's game and loading its grammar tables):",
         "",
-        "| game | parse-only actions/s CPU | parse+check actions/s CPU | generator games/s CPU |"
-        " ÷ python-chess CPU | parse-only in-process | parse+check in-process | generator in-process |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| line | parse-only actions/s CPU | parse+check actions/s CPU | generator games/s CPU | ÷ yardstick CPU |"
+        " parse-only in-process | parse+check in-process | generator in-process | ÷ yardstick in-process |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for g in report["games"]:
         gen = g["generate"]
@@ -719,11 +795,13 @@ def markdown(report: dict[str, Any]) -> str:
             f"| {g['game']} | {_rate(g['parse']['per_s_cpu'])} | {_rate(g['check']['per_s_cpu'])} |"
             f" {gen['per_s_cpu'] or 0:,.1f} | {_ratio(g['ratio_check_to_chess_cpu'])} |"
             f" {_rate(g['parse']['per_s_inner'])} | {_rate(g['check']['per_s_inner'])} |"
-            f" {gen['per_s_inner'] or 0:,.1f} |"
+            f" {gen['per_s_inner'] or 0:,.1f} | {_ratio(g['ratio_check_to_chess_inner'])} |"
         )
-    out.append(
-        f"| python-chess | | {_rate(read['per_s_cpu'])} plies/s | | 1× | | {_rate(read['per_s_inner'])} plies/s | |"
-    )
+    for name, r in readings.items():
+        out.append(
+            f"| {titles[name]} | | {_rate(r['per_s_cpu'])} plies/s | | {_ratio(r['ratio_to_yardstick_cpu'])} |"
+            f" | {_rate(r['per_s_inner'])} plies/s | | {_ratio(r['ratio_to_yardstick_inner'])} |"
+        )
     sizes = [entry["games"] for entry in report["games"][0]["memory"]] if report["games"] else []
     if sizes:
         last, first = sizes[-1], sizes[0]
@@ -838,17 +916,18 @@ def check_dependencies() -> None:
         raise BenchError(f"missing: {', '.join(missing)}. Install the benchmark's dependencies: {INSTALL_HINT}")
 
 
-def compile_referee() -> None:
-    """Byte-compile the referee's modules before measuring, as installing a package does (pip writes the ``.pyc``
-    files of python-chess and Lark at install time). An editable install under ``PYTHONDONTWRITEBYTECODE=1`` would
-    otherwise compile every game module from source in every measured process, and python-chess would not."""
+def compile_measured() -> None:
+    """Byte-compile the referee's modules and the benchmark's own before measuring, as installing a package does (pip
+    writes the ``.pyc`` files of python-chess and Lark at install time). An editable install under
+    ``PYTHONDONTWRITEBYTECODE=1`` would otherwise compile every game module from source in every measured process,
+    and python-chess would not; the chess jobs import bench/yardstick.py, compiled here for the same reason."""
     import compileall
 
     import referee
 
-    package = Path(referee.__file__).parent
-    if not compileall.compile_dir(str(package), quiet=1):
-        raise BenchError(f"could not byte-compile {package}")
+    for folder in (Path(referee.__file__).parent, Path(__file__).parent):
+        if not compileall.compile_dir(str(folder), quiet=1):
+            raise BenchError(f"could not byte-compile {folder}")
 
 
 def select_games(names: str) -> list[str]:
@@ -873,7 +952,7 @@ def main(argv: list[str] | None = None) -> int:
     say = Progress(args.quiet)
     try:
         check_dependencies()
-        compile_referee()
+        compile_measured()
         game_ids = select_games(args.games)
         for target in (args.markdown, args.json):
             if target is not None and not target.parent.is_dir():

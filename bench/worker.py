@@ -13,7 +13,8 @@ minus the time of ``python -c "import referee.cli"`` (or ``"import chess.pgn"``)
     parse FILE                        split FILE into games and parse every body line (no rules)
     check FILE                        parse and judge every game of FILE (``referee.replay.check_text``)
     chess-corpus PLIES SEED CAP FILE  random legal chess games until PLIES plies (at most CAP plies a game), as PGN
-    chess-read FILE                   read FILE with chess.pgn.read_game and replay each mainline, validating moves
+    chess-read READING FILE           read and validate every game of FILE one of python-chess's ways
+                                      (bench/yardstick.py READINGS; the yardstick: BoardBuilder + outcome())
     noop-referee / noop-chess         the imports only (for checking the startup subtraction)
 """
 
@@ -189,50 +190,25 @@ def mode_check(path: str) -> None:
 
 
 def mode_chess_corpus(plies: str, seed: str, cap: str, out: str) -> None:
-    import random
+    import yardstick  # bench/yardstick.py (this script's folder is sys.path[0])
 
-    import chess
-    import chess.pgn
-
-    rng = random.Random(int(seed))
-    target, limit = int(plies), int(cap)
-    total = games = 0
     start = time.perf_counter()
-    with open(out, "w", encoding="utf-8") as handle:
-        while total < target:
-            board = chess.Board()
-            while not board.is_game_over(claim_draw=False) and board.ply() < limit:
-                board.push(rng.choice(list(board.legal_moves)))
-            game = chess.pgn.Game.from_board(board)
-            game.headers["Event"] = "referee bench"
-            game.headers["Round"] = str(games + 1)
-            game.headers["Result"] = board.result(claim_draw=False)
-            print(game, file=handle, end="\n\n")
-            total += board.ply()
-            games += 1
+    games, total = yardstick.write_random_games(out, int(plies), int(seed), int(cap))
     _emit(games=games, plies=total, inner=time.perf_counter() - start)
 
 
-def mode_chess_read(path: str) -> None:
-    import chess.pgn
+def mode_chess_read(reading: str, path: str) -> None:
+    import yardstick
 
+    visitor_type = yardstick.READINGS.get(reading)
+    if visitor_type is None:
+        known = ", ".join(yardstick.READINGS)
+        raise SystemExit(f"bench worker: no python-chess reading {reading!r} (readings: {known})")
     start = time.perf_counter()
-    games = plies = 0
-    with open(path, encoding="utf-8") as handle:
-        while True:
-            game = chess.pgn.read_game(handle)  # parses every SAN move against the position (legal or an error)
-            if game is None:
-                break
-            if game.errors:
-                raise SystemExit(f"bench worker: {path} game {games + 1}: {game.errors[0]}")
-            board = game.board()
-            for move in game.mainline_moves():
-                if not board.is_legal(move):  # python-chess's full validation while replaying onto a board
-                    raise SystemExit(f"bench worker: {path} game {games + 1}: illegal move {move}")
-                board.push(move)
-                plies += 1
-            board.outcome(claim_draw=False)  # the end of the game, as the referee computes its outcome
-            games += 1
+    try:
+        games, plies = yardstick.read(path, visitor_type)
+    except yardstick.InvalidGame as error:
+        raise SystemExit(f"bench worker: {path} {error}") from None
     _emit(games=games, plies=plies, inner=time.perf_counter() - start)
 
 

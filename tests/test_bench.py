@@ -1,5 +1,6 @@
-"""The benchmark's scale part (``python -m bench``, docs/performance.md): that it finds the outputs of ``--jobs 1``,
-``--jobs 2`` and ``--dask`` identical on a tiny folder, and that ``markdown()`` renders its table.
+"""The benchmark (``python -m bench``, docs/performance.md): that its yardstick, python-chess, really validates every
+game it reads (a corrupted game stops every reading), that the scale part finds the outputs of ``--jobs 1``,
+``--jobs 2`` and ``--dask`` identical on a tiny folder, and that ``markdown()`` renders the tables.
 
 The timings themselves are the benchmark's business (CONTRIBUTING.md: no speed targets in unit tests)."""
 
@@ -10,9 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import chess.pgn
 import pytest
 
-from bench import run
+from bench import run, yardstick
 from bench.worker import play
 from referee.registry import GAMES
 
@@ -55,6 +57,76 @@ def test_write_scale_folder_splits_in_order(tmp_path: Path) -> None:
     assert (tmp_path / "b-0002.rec").read_text(encoding="utf-8") == "\n".join(texts[15:25])
 
 
+def _pgn(moves: str, result: str, marker: str | None = None) -> str:
+    """One PGN game: its ``Result`` tag, its moves and its result marker (the tag's unless given)."""
+    return f'[Event "t"]\n[Result "{result}"]\n\n{moves} {marker or result}\n\n'
+
+
+GOOD = [_pgn("1. e4 e5 2. Nf3 Nc6", "*"), _pgn("1. f3 e5 2. g4 Qh4#", "0-1")]  # 4 + 4 plies
+
+# Each corruption, and the start of the error it must be caught by (python-chess's own, or the record checks').
+CORRUPTED = {
+    "a piece moved where it cannot go": (_pgn("1. e4 e5 2. Ke3", "*"), "illegal san: 'Ke3'"),
+    "a move that leaves the king in check": (_pgn("1. e4 f5 2. Qh5+ Nf6", "*"), "illegal san: 'Nf6'"),
+    "a pinned piece moved": (_pgn("1. e4 d6 2. Bb5+ Nd7 3. Nf3 Nb6", "*"), "illegal san: 'Nb6'"),
+    "an ambiguous move": (_pgn("1. d4 d5 2. Nf3 Nf6 3. Nd2", "*"), "ambiguous san: 'Nd2'"),
+    "a move after mate": (_pgn("1. f3 e5 2. g4 Qh4# 3. Kf2", "0-1"), "illegal san: 'Kf2'"),
+    "a null move": (_pgn("1. e4 -- 2. d4", "*"), "null move '--'"),
+    "a Result tag the end position does not have": (_pgn("1. f3 e5 2. g4 Qh4#", "1-0"), "Result tag '1-0'"),
+    "a result for an unfinished game": (_pgn("1. e4 e5", "1-0"), "Result tag '1-0'"),
+    "a finished game tagged unfinished": (_pgn("1. f3 e5 2. g4 Qh4#", "*"), "Result tag '*'"),
+    "a result marker other than the tag": (_pgn("1. f3 e5 2. g4 Qh4#", "0-1", marker="1-0"), "result marker '1-0'"),
+}
+
+READINGS = [reading.name for reading in run.CHESS_READINGS]
+
+
+def test_the_yardstick_is_board_builder() -> None:
+    """The ratios divide by python-chess's fastest faithful validation, and every reading the benchmark runs exists."""
+    assert run.YARDSTICK is run.CHESS_READINGS[0] and run.YARDSTICK.name == "board-builder"
+    assert issubclass(yardstick.READINGS["board-builder"], chess.pgn.BoardBuilder)
+    assert set(READINGS) == set(yardstick.READINGS)
+
+
+@pytest.mark.parametrize("reading", READINGS)
+def test_reading_counts_games_and_plies(reading: str, tmp_path: Path) -> None:
+    path = tmp_path / "good.pgn"
+    path.write_text("".join(GOOD), encoding="utf-8")
+    assert yardstick.read(str(path), yardstick.READINGS[reading]) == (2, 8)
+    random_games = tmp_path / "random.pgn"  # the benchmark's own corpus, finished and capped games alike
+    written = yardstick.write_random_games(str(random_games), 1500, 1, 120)
+    assert yardstick.read(str(random_games), yardstick.READINGS[reading]) == written
+
+
+@pytest.mark.parametrize("corruption", CORRUPTED)
+@pytest.mark.parametrize("reading", READINGS)
+def test_reading_rejects_corrupted_game(reading: str, corruption: str, tmp_path: Path) -> None:
+    """Every reading the benchmark times validates: a corrupted second game stops it, named."""
+    path = tmp_path / "corrupted.pgn"
+    text, error = CORRUPTED[corruption]
+    path.write_text(GOOD[0] + text + GOOD[1], encoding="utf-8")
+    with pytest.raises(yardstick.InvalidGame) as caught:
+        yardstick.read(str(path), yardstick.READINGS[reading])
+    assert caught.value.number == 2
+    assert str(caught.value.error).startswith(error)
+
+
+def test_benchmark_job_fails_on_corrupted_game(tmp_path: Path) -> None:
+    """The yardstick's job as the benchmark runs it (a fresh process): a corrupted game fails the benchmark."""
+    path = tmp_path / "corrupted.pgn"
+    path.write_text(GOOD[0] + CORRUPTED["a pinned piece moved"][0], encoding="utf-8")
+    with pytest.raises(run.BenchError, match=r"corrupted\.pgn game 2: illegal san: 'Nb6'"):
+        run.worker("chess-read", run.YARDSTICK.name, path)
+    path.write_text("".join(GOOD), encoding="utf-8")
+    assert run.worker("chess-read", run.YARDSTICK.name, path).data()["plies"] == 8
+
+
+def test_ratios_divide_each_kind_by_the_same_kind() -> None:
+    measured = {"per_s": 300.0, "per_s_cpu": 200.0, "per_s_inner": None}
+    base = {"per_s": 100.0, "per_s_cpu": 400.0, "per_s_inner": 50.0}
+    assert run.ratios(measured, base, "r") == {"r": 3.0, "r_cpu": 0.5, "r_inner": None}
+
+
 def _report(scale: dict[str, Any] | None) -> dict[str, Any]:
     """The smallest report ``markdown()`` accepts: no game, python-chess and machine filled in."""
     return {
@@ -63,12 +135,50 @@ def _report(scale: dict[str, Any] | None) -> dict[str, Any]:
         "machine": {"cpu": "cpu", "cores": 2, "memory": "1 GiB", "python": "3.11", "versions": dict.fromkeys(
             ("referee", "lark", "chess"), "1")},
         "load_before": "0", "load_after": "0", "other_load_cores": 0.0, "repeats": 3, "elapsed_s": 60.0,
-        "chess": {"games": 1, "ply_cap": 200, "plies": 10,
-                  "read": {"per_s": 1.0, "per_s_cpu": 1.0, "per_s_inner": 1.0}},
+        "chess": {"games": 1, "ply_cap": 200, "plies": 10, "yardstick": "board-builder", "readings": {
+            "board-builder": {"title": "BB", "how": "reads", "per_s": 1.0, "per_s_cpu": 1.0, "per_s_inner": 1.0,
+                              "ratio_to_yardstick": 1.0, "ratio_to_yardstick_cpu": 1.0,
+                              "ratio_to_yardstick_inner": 1.0}}},
         "games": [],
         "startup": {},
         "scale": scale,
     }  # fmt: skip
+
+
+def _runs(wall: float, inner: float) -> run.Samples:
+    samples = run.Samples()
+    samples.walls, samples.cpus, samples.inners = [wall], [wall], [inner]
+    return samples
+
+
+def test_markdown_ratios_against_the_yardstick() -> None:
+    """Each kind of rate divided by the yardstick's same kind; the context line shown against the yardstick."""
+    startup = _runs(0.1, 0.0)
+    readings = run.chess_readings({"board-builder": _runs(1.1, 0.9), "game-builder": _runs(1.6, 1.4)}, startup, 90_000)
+    check = run.rates(_runs(0.6, 0.4), startup, 100_000)  # 200,000 actions/s whole process, 250,000 in-process
+    game = {
+        "game": "toy",
+        "corpus": {"games": 7, "players": ["2"], "actions": 100_000},
+        "parse": check,
+        "check": check,
+        "generate": run.rates(_runs(1.1, 1.0), startup, 7),
+        "memory": [],
+        "notes": [],
+    } | run.ratios(check, readings["board-builder"], "ratio_check_to_chess")
+    report = _report(None) | {"games": [game]}
+    report["chess"] |= {"games": 3, "plies": 90_000, "readings": readings}
+    lines = run.markdown(report).splitlines()
+    assert "| toy | 7 games (2 players), 100,000 actions | 200,000 | 200,000 | 7.0 | 2.22× | yes |" in lines
+    assert (
+        "| python-chess, BoardBuilder (the yardstick) | 3 random games, 90,000 plies | | 90,000 plies/s | | 1.00× | |"
+        in lines
+    )
+    assert "| python-chess, GameBuilder (context) | the same | | 60,000 plies/s | | 0.67× | |" in lines
+    in_process = next(line for line in lines if line.startswith("| toy | 200,000 | 200,000 | 7.0 | 2.22× |"))
+    assert in_process.endswith("| 250,000 | 250,000 | 7.0 | 2.50× |")
+    assert "**python-chess, BoardBuilder (the yardstick)**: `chess.pgn.read_game(handle, Visitor=BoardBuilder)`" in (
+        "\n".join(lines)
+    )
 
 
 def _samples(walls: list[float], identical: bool = True) -> dict[str, Any]:
