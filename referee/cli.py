@@ -782,10 +782,11 @@ def codes() -> None:
     help="Folder for the records showing counterexamples.",
 )
 def prove(game_name: str | None, ruleset: str | None, variant: str | None, output: Path) -> None:
-    """Prove the arithmetic rules (prices, upgrade prices, scoring tables) for every value the rules allow.
+    """Prove the arithmetic rules (prices, scoring tables, card counts) for every value the rules allow.
 
     Prints 'proved' or 'counterexample' with concrete values for each property; a counterexample a record can show
-    is written to a record file and judged. Exit status: 0 when all are proved, 1 when any counterexample.
+    is written to a record file and judged. Exit status: 0 when all are proved (or the game has no proofs: it says
+    so), 1 when any counterexample.
     """
     from referee.proofs import run_proofs  # z3 is loaded only here
 

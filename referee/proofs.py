@@ -6,7 +6,8 @@ symbolic values (z3 integers wrapped so that arithmetic builds z3 terms, and eve
 condition is explored on both branches). A counterexample that a record can show is written as a record file, judged
 by the referee, and its verdict printed. z3 is imported only here, so only ``referee prove`` loads it.
 
-Exit status of ``referee prove``: 0 when every property is proved, 1 when any has a counterexample.
+Exit status of ``referee prove``: 0 when every property is proved (or the game has none: it says so), 1 when any
+has a counterexample.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ import z3
 
 from referee.game import GameType
 from referee.registry import GAMES, find_game
-from referee.resources import USER_POLICY
-from referee.variant import find_variant, resolve_options
+from referee.resources import USER_POLICY, copy_beside
+from referee.variant import find_variant, record_tag, resolve_options
 
 
 @dataclass
@@ -189,55 +190,78 @@ def write_counterexample(game: GameType, text: str, out_dir: Path) -> tuple[Path
     path.write_text(text, encoding="utf-8")
     (report,) = check_file(path)
     verdict = report.verdict.value + (
-        f" [{report.error.code}] {report.error.message}"
+        f" at line {report.error.line} [{report.error.code}] {report.error.message}"
         if report.error
         else f" after {report.statements} statements (the counterexample is accepted)"
     )
     return path, verdict
 
 
-def targets(
-    game_name: str | None, ruleset: str | None, variant: str | None
-) -> list[tuple[GameType, Any, str, dict[str, str]]]:
-    """(game, options, label, record tags) to prove: one variant, one ruleset, or every ruleset of every game."""
+@dataclass
+class Target:
+    """A game under one set of rule options to prove (``options`` None: the game has no proofs), the label and
+    record tags naming them, and a variant file its counterexample records need beside them."""
+
+    game: GameType
+    options: Any
+    label: str
+    tags: dict[str, str]
+    variant_file: Path | None = None
+
+
+def targets(game_name: str | None, ruleset: str | None, variant: str | None) -> list[Target]:
+    """What to prove: one variant, one ruleset, or every ruleset of every game (a game without proofs once)."""
     if variant is not None:
         found = find_variant(variant, Path.cwd(), USER_POLICY)
         game = find_game(game_name or found.game)
         if game is None:
             raise click.BadParameter(f"unknown game '{game_name or found.game}'")
         options, label = resolve_options(game, ruleset, variant, Path.cwd(), USER_POLICY)
-        tags: dict[str, str] = {"Ruleset": ruleset or found.ruleset or game.default_ruleset, "Variant": variant}
-        return [(game, options, label, tags)]
+        tag, variant_file = record_tag(found, variant)
+        tags: dict[str, str] = {"Ruleset": ruleset or found.ruleset or game.default_ruleset, "Variant": tag}
+        return [Target(game, options, label, tags, variant_file)]
     found_game = find_game(game_name) if game_name else None
     if game_name and found_game is None:
         raise click.BadParameter(f"unknown game '{game_name}' (games: {', '.join(GAMES)})")
     games = [found_game] if found_game is not None else list(GAMES.values())
-    out: list[tuple[GameType, Any, str, dict[str, str]]] = []
+    out: list[Target] = []
     for game in games:
         if not game.proofs_module:
+            out.append(Target(game, None, "", {}))
             continue
         names = [ruleset] if ruleset else list(game.rulesets)
         for name in names:
             options, label = resolve_options(game, name, None)
-            out.append((game, options, label, {"Ruleset": name}))
+            out.append(Target(game, options, label, {"Ruleset": name}))
     return out
 
 
 def run_proofs(game_name: str | None, ruleset: str | None, variant: str | None, output: Path) -> int:
-    """``referee prove``: print each property as proved or with its counterexample; the exit status (0 or 1)."""
-    failed = 0
+    """``referee prove``: print each property as proved or with its counterexample; the exit status (0 or 1). A game
+    without proofs is said to have none (exit 0): nothing is claimed proved for it."""
+    failed = done = 0
     try:
         chosen = targets(game_name, ruleset, variant)
     except Exception as error:
         message = getattr(error, "message", str(error))
         raise click.BadParameter(message) from None
-    for game, options, label, tags in chosen:
-        click.echo(f"{game.title} ({label})")
-        for result in prove(game, options, tags, output):
+    for target in chosen:
+        game = target.game
+        if target.options is None or prover(game) is None:
+            click.echo(f"{game.title} has no proofs")
+            continue
+        click.echo(f"{game.title} ({target.label})")
+        if target.variant_file is not None:  # the counterexample records name it: beside them
+            target.tags["Variant"] = copy_beside(target.variant_file, output)
+        for result in prove(game, target.options, target.tags, output):
+            done += 1
             failed += not result.proved
             for line in result.lines():
                 click.echo(line)
-    click.echo("all proved" if not failed else f"{failed} counterexample(s)")
+    if failed:
+        click.echo(f"{failed} counterexample(s)")
+    elif done:
+        click.echo("all proved")
     return 1 if failed else 0
 
 
@@ -246,6 +270,7 @@ __all__ = [
     "Result",
     "Sym",
     "SymBool",
+    "Target",
     "prove",
     "prover",
     "refute",

@@ -14,8 +14,10 @@ memory. See docs/security.md.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,6 +126,34 @@ def _inside(path: Path, root: Path) -> bool:
         return path.is_relative_to(root.resolve())
     except OSError:
         return False
+
+
+def copy_beside(source: Path, folder: Path) -> str:
+    """A file that a record written by a command names (a variant, a board, a deck list) copied into the record's
+    folder, where the referee looks for it when it judges the record; the name to write in the tag. A file of that
+    name already there is used when it holds the same bytes and never overwritten otherwise (the copy is then named
+    by its content); the copy is written atomically."""
+    data = read_limited(source, DEFAULT_MAX_RESOURCE_BYTES)
+    folder.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha1(data).hexdigest()[:8]
+    for name in (source.name, f"{source.stem}-{digest}{source.suffix}"):
+        target = folder / name
+        if target.exists():
+            try:
+                if read_limited(target, DEFAULT_MAX_RESOURCE_BYTES) == data:
+                    return name
+            except ReadRefused:
+                pass
+            continue
+        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as any file the user writes, not mkstemp's 0600
+        os.replace(temporary, target)
+        return name
+    raise ReadRefused(f"{folder} holds other files named {source.name} and {source.stem}-{digest}{source.suffix}")
 
 
 DEFAULT_POLICY = ReadPolicy()

@@ -109,6 +109,16 @@ def registered_variants() -> dict[str, Variant]:
     return {name: load_variant(path) for name, path in registered_paths().items()}
 
 
+def record_tag(variant: Variant, reference: str) -> tuple[str, Path | None]:
+    """How a record that a command writes (a counterexample) names a variant the user gave on the command line: a
+    registered variant by its name; a file by its file name, with the file to copy beside the record
+    (``resources.copy_beside``), since the record's folder is where the referee looks for it."""
+    registered = variant.path is not None and registered_paths().get(variant.path.stem.lower()) == variant.path
+    if registered or variant.path is None:
+        return (variant.name if registered else reference), None
+    return variant.path.name, variant.path
+
+
 def find_variant(reference: str, base_dir: Path | None = None, policy: ReadPolicy = DEFAULT_POLICY) -> Variant:
     """A variant by registered name, or a file inside ``base_dir`` (the record's folder) or a folder the user
     allowed. Anything else — a path outside, a missing file, a folder, a device — is the same ``unknown-variant``."""
@@ -217,6 +227,7 @@ __all__ = [
     "find_variant",
     "load_variant",
     "parse_variant",
+    "record_tag",
     "registered_paths",
     "registered_variants",
     "resolve_options",

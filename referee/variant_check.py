@@ -25,7 +25,6 @@ from __future__ import annotations
 import copy
 import importlib
 import random
-import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,9 +35,9 @@ from referee.game import GameState, GameType, GeneratorFailed
 from referee.record import excerpt, write_record
 from referee.registry import find_game
 from referee.replay import Referee, check_file
-from referee.resources import USER_POLICY, ReadPolicy
+from referee.resources import USER_POLICY, ReadPolicy, copy_beside
 from referee.testkit import HARD_CAP, NAMES, Config, FailedAt, GameAdapter, ScriptedAdapter, parse_record_body
-from referee.variant import Variant, apply_variant, find_variant, registered_paths
+from referee.variant import Variant, apply_variant, find_variant, record_tag
 
 ENDS = "every game ends within its bound"
 ACTS = "a player always has a legal statement"
@@ -108,18 +107,15 @@ def subject_of(reference: str, policy: ReadPolicy = USER_POLICY, base_dir: Path 
         raise malformed(RecordCode.BAD_VARIANT, f"variant {variant.name}: names unknown game {excerpt(variant.game)}")
     options = apply_variant(game, game.ruleset(None), variant)
     ruleset = variant.ruleset or game.default_ruleset
-    registered = variant.path is not None and registered_paths().get(variant.path.stem.lower()) == variant.path
-    tag = variant.name if registered else (variant.path.name if variant.path else reference)
-    return Subject(game, variant, ruleset, options, tag, registered)
+    tag, copied = record_tag(variant, reference)
+    return Subject(game, variant, ruleset, options, tag, copied is None)
 
 
 def prepare_output(subject: Subject, out_dir: Path) -> None:
     """The folder counterexample records go to, with a copy of an unregistered variant file that they name."""
     out_dir.mkdir(parents=True, exist_ok=True)
     if not subject.registered and subject.variant.path is not None:
-        target = out_dir / subject.tag
-        if target.resolve() != subject.variant.path.resolve():
-            shutil.copyfile(subject.variant.path, target)
+        subject.tag = copy_beside(subject.variant.path, out_dir)
 
 
 def write_and_judge(
@@ -225,8 +221,11 @@ def play_findings(subject: Subject, games: int, seed: int, out_dir: Path, cap: i
     for name in PLAY_INVARIANTS:
         check.findings[name] = Finding(name, True)
     config = subject.config()
+    refused = _refused_counts(check, counts)
     for k in range(games):
         n = counts[k % len(counts)]
+        if n in refused:
+            continue
         players = NAMES[:n]
         game_seed = seed + k
         generated = _generated(check, players, game_seed)
@@ -243,6 +242,12 @@ def play_findings(subject: Subject, games: int, seed: int, out_dir: Path, cap: i
             _check_positions(check, config, play, random.Random(game_seed))
     seeds = f"seed {seed}" if games == 1 else f"seeds {seed}-{seed + games - 1}"
     label = f"{games} game(s), {seeds}, {counts[0]}-{counts[-1]} players"
+    if refused:
+        label = (
+            f"{label}; none with {', '.join(map(str, sorted(refused)))} players"
+            if len(refused) < len(counts)
+            else ("no game: none can be set up")
+        )
     for finding in check.findings.values():
         finding.checked = label
     if adapter.checker(config, NAMES[: counts[0]]) is None:
@@ -250,6 +255,21 @@ def play_findings(subject: Subject, games: int, seed: int, out_dir: Path, cap: i
     else:
         check.findings[OWN].name = f"{OWN} ({type(adapter.checker(config, NAMES[: counts[0]])).__name__})"
     return list(check.findings.values())
+
+
+def _refused_counts(check: PlayCheck, counts: list[int]) -> set[int]:
+    """The player counts ``Game.play`` cannot even set up a game with under the house rule (options that do not fit
+    the board or the deck, data it cannot read): each breaks "generated records replay valid", with a record of the
+    tags alone and the referee's verdict on it (refused at its setup, or not when only the generator cannot)."""
+    subject, refused = check.subject, set()
+    for n in counts:
+        try:
+            subject.game.new_state(NAMES[:n], subject.options)
+        except (ValueError, RefereeError) as problem:
+            refused.add(n)
+            message = getattr(problem, "message", str(problem))
+            check.fail(REPLAYS, NAMES[:n], [], f"no game with {n} players can be set up: {message}", [])
+    return refused
 
 
 def _bound(check: PlayCheck, n: int) -> int | None:

@@ -352,6 +352,22 @@ def test_a_resource_file_changed_between_games_is_read_again(tmp_path: Path) -> 
         read()
 
 
+def test_a_file_copied_beside_a_record_never_overwrites_another(tmp_path: Path) -> None:
+    """What a command's counterexample record names (a variant, a deck list) is copied into its folder: reused when
+    the same bytes are there, and named by its content when another file holds the name."""
+    from referee.resources import copy_beside
+
+    source, out = tmp_path / "house.toml", tmp_path / "out"
+    source.write_text("one", encoding="utf-8")
+    assert copy_beside(source, out) == "house.toml" and (out / "house.toml").read_text() == "one"
+    assert copy_beside(source, out) == "house.toml"
+    assert copy_beside(source, tmp_path) == "house.toml" and source.read_text() == "one"  # itself
+    source.write_text("two", encoding="utf-8")
+    name = copy_beside(source, out)
+    assert name.startswith("house-") and name.endswith(".toml") and (out / name).read_text() == "two"
+    assert (out / "house.toml").read_text() == "one"  # never overwritten
+
+
 def test_the_grammar_cache_lives_only_in_a_folder_of_the_users_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -117,6 +117,16 @@ def test_play_writes_games_the_referee_judges_valid(tmp_path: Path) -> None:
     assert check.returncode == 0 and "4 game(s): 4 valid" in check.stdout
 
 
+def test_prove_says_a_game_without_proofs_has_none(tmp_path: Path) -> None:
+    """A game whose package declares no proofs: ``prove`` says so and exits 0, never "all proved" (with a ruleset
+    named too), and writes nothing."""
+    done = referee("prove", "--game", "nim", "-o", str(tmp_path))
+    assert (done.returncode, done.stdout) == (0, "Nim has no proofs\n"), done.stderr
+    every = referee("prove", "--game", "nim", "-r", "short", "-o", str(tmp_path))
+    assert every.stdout == "Nim has no proofs\n"
+    assert not list(tmp_path.iterdir())
+
+
 def test_regress_with_a_baseline(record: Path, tmp_path: Path) -> None:
     base = tmp_path / "base.jsonl"
     assert referee("regress", str(record), "--save", str(base)).returncode == 0

@@ -105,6 +105,41 @@ def test_round_one_discards_keep_a_hand_limit_of_0_playable(tmp_path: Path) -> N
     assert result.output.splitlines()[-1] == "every invariant holds"
 
 
+def test_check_finds_a_santorini_refill_that_runs_dry(tmp_path: Path) -> None:
+    """5 cards every 4 rounds: hands grow, and after round 4 five players need 25 cards from a pile of 20. The proof
+    finds it, with a played game whose refill lines the referee refuses; random play goes on (the referee deals
+    what the pile holds), so the proof is what catches it."""
+    (tmp_path / "rich.toml").write_text('name = "sny-rich"\ngame = "santorini-new-york"\n[options]\nrefill_size = 5\n')
+    result = run("variant", "check", "rich.toml", "-n", "2", cwd=tmp_path)
+    assert result.exit_code == 1, result.output
+    lines = section(result.output, "refills never run dry")
+    assert lines[0].startswith("  broken") and "players=5, after round=4" in lines[1]
+    assert (
+        "referee verdict illegal at line" in lines[2]
+        and "[sny-hand-size] a refill is 4 cards; this is card 5" in lines[2]
+    )
+    assert '[Variant "rich.toml"]' in record_of(lines, tmp_path).read_text()
+    assert result.output.splitlines()[-1] == "1 invariant(s) broken"
+
+
+def test_check_of_a_santorini_house_rule_no_game_can_be_set_up_with(tmp_path: Path) -> None:
+    """A refill period longer than a hand lasts: the proof's counterexample, and random play says that no game can
+    be set up (the referee refuses the options at the Variant tag) instead of a traceback."""
+    (tmp_path / "long.toml").write_text(
+        'name = "sny-long"\ngame = "santorini-new-york"\n[options]\nrefill_period = 6\n'
+    )
+    result = run("variant", "check", "long.toml", "-n", "2", cwd=tmp_path)
+    assert result.exit_code == 1, result.output
+    proof = section(result.output, "a hand lasts until the refill")
+    assert proof[0].startswith("  broken") and "round=6, hand=0" in proof[1]
+    assert "malformed at line" in proof[2] and "[sny-bad-options]" in proof[2]
+    played = section(result.output, "generated records replay valid")
+    assert played[0].startswith("  broken") and "(no game: none can be set up)" in played[0]
+    assert "no game with 2 players can be set up: Variant: refill_period is between 1 and hand_size" in played[1]
+    assert "[sny-bad-options]" in played[2]
+    assert result.output.splitlines()[-1] == "2 invariant(s) broken"
+
+
 @pytest.mark.parametrize("name", sorted(set(registered_variants()) - KNOWN_BROKEN))
 def test_shipped_variants_pass_the_check(tmp_path: Path, name: str) -> None:
     result = run("variant", "check", name, "-n", "2", cwd=tmp_path)

@@ -26,6 +26,7 @@ class SantoriniNewYork(Game[SNYState, SNYOptions]):
     rulesets: ClassVar[dict[str, Any]] = RULESETS
     ruleset_aliases: ClassVar[dict[str, str]] = RULESET_ALIASES
     default_ruleset: ClassVar[str] = "standard"
+    proofs_module: ClassVar[str | None] = "referee.santorini_new_york.proofs"
     property_adapter: ClassVar[str | None] = "referee.santorini_new_york.adapter:SantoriniNewYorkAdapter"
     picture_module: ClassVar[str | None] = "referee.santorini_new_york.picture"
     doc_page: ClassVar[str | None] = "docs/santorini-new-york.md"

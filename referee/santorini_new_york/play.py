@@ -13,7 +13,7 @@ import dataclasses
 import random
 
 from referee.errors import RefereeError
-from referee.game import GeneratorFailed
+from referee.game import GeneratorFailed, SetupContext
 from referee.record import NameRef, write_record
 from referee.santorini_new_york.cards import Card, card_order
 from referee.santorini_new_york.engine import Act, Path
@@ -62,9 +62,12 @@ def options_from_tags(options: SNYOptions, tags: dict[str, str]) -> SNYOptions:
 
 
 class Generator:
-    def __init__(self, players: list[str], rng: random.Random, options: SNYOptions) -> None:
+    def __init__(
+        self, players: list[str], rng: random.Random, options: SNYOptions, context: SetupContext | None = None
+    ) -> None:
+        """``context``: how the board and deck list are read (none: only the shipped ones, see ``make_state``)."""
         self.players, self.rng, self.options = players, rng, options
-        self.state: SNYState = make_state(players, options)
+        self.state: SNYState = make_state(players, options, context)
         deck = sorted(self.state.tracker.cards, key=card_order)
         rng.shuffle(deck)
         self.deck = deck
