@@ -224,13 +224,12 @@ def in_tag_order(names: Iterable[str], game_tags: Iterable[str] = ()) -> list[st
     return sorted(listed, key=lambda name: (rank.get(name.lower(), len(rank)), listed.index(name)))
 
 
-def write_record(tags: dict[str, str], body: Iterable[str], comments: Iterable[str] = ()) -> str:
-    """One game as record text: the tag section (in canonical order), a blank line, ``# `` comment lines, then the
-    body lines."""
-    from referee.registry import find_game  # the registry loads games, which import this module
-
-    game = find_game(tags.get("Game", ""))
-    names = in_tag_order(tags, game.tag_options if game is not None else ())
+def write_record(
+    tags: dict[str, str], body: Iterable[str], comments: Iterable[str] = (), game_tags: Iterable[str] = ()
+) -> str:
+    """One game as record text: the tag section (in canonical order, the game's own tags ``game_tags`` — its
+    ``Game.tag_options`` — after Seed), a blank line, ``# `` comment lines, then the body lines."""
+    names = in_tag_order(tags, game_tags)
     out = [tag_line(name, tags[name]) for name in names]
     out.append("")
     out.extend(f"# {line}" for comment in comments for line in comment.splitlines())

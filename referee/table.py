@@ -116,7 +116,7 @@ class Table:
 
     def record(self) -> str:
         """The table as a record file: its tag section, then the accepted lines (``check`` judges it alike)."""
-        return write_record(self.tags, self._lines)
+        return write_record(self.tags, self._lines, game_tags=self.game.tag_options)
 
     def line_number(self, index: int | None = None) -> int:
         """The file line of accepted line ``index`` (0-based; the next line's when None) in ``record()``."""
@@ -168,7 +168,7 @@ class Table:
 
     # -- the replay behind it --------------------------------------------------------------------------------
     def _header(self) -> str:
-        return write_record(self.tags, [])
+        return write_record(self.tags, [], game_tags=self.game.tag_options)
 
     def _start(self) -> None:
         """Set the game up from the tags and replay the accepted lines (at creation, and after ``undo``)."""

@@ -258,7 +258,7 @@ def record_text(
     config: Config, players: list[str], lines: Iterable[str], event: str, comments: Iterable[str] = ()
 ) -> str:
     tags = {"Game": config.game.title, "Players": ", ".join(players), **config.tags(), "Event": event}
-    return write_record(tags, lines, comments)
+    return write_record(tags, lines, comments, config.game.tag_options)
 
 
 def save_counterexample(

@@ -124,7 +124,7 @@ def write_and_judge(
     """A counterexample record in ``out_dir`` (named by its content) and the referee's verdict on it, in words."""
     import hashlib
 
-    text = write_record(subject.tags(players, event), lines, comments)
+    text = write_record(subject.tags(players, event), lines, comments, subject.game.tag_options)
     slug = "".join(ch if ch.isalnum() or ch in "-." else "-" for ch in f"{subject.game.id}-{subject.variant.name}")
     path = out_dir / f"check-{slug}-{hashlib.sha1(text.encode()).hexdigest()[:8]}.rec"
     path.write_text(text, encoding="utf-8")

@@ -145,8 +145,9 @@ class Script:
 
     def text(self, lines: list[str] | None = None) -> str:
         from referee.record import write_record
+        from referee.santorini_new_york.options import TAG_OPTIONS
 
-        return write_record(self.head, self.lines if lines is None else lines)
+        return write_record(self.head, self.lines if lines is None else lines, game_tags=TAG_OPTIONS)
 
     def add(self, *lines: str) -> Script:
         for line in lines:

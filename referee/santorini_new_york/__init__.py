@@ -11,7 +11,7 @@ from referee.game import Game, SetupContext
 from referee.record import LineParser
 from referee.santorini_new_york import notation
 from referee.santorini_new_york.codes import SNYCode, SNYTermination
-from referee.santorini_new_york.options import RULESET_ALIASES, RULESETS, SNYOptions
+from referee.santorini_new_york.options import RULESET_ALIASES, RULESETS, TAG_OPTIONS, SNYOptions
 from referee.santorini_new_york.setup import make_state
 from referee.santorini_new_york.state import SNYState
 
@@ -30,7 +30,7 @@ class SantoriniNewYork(Game[SNYState, SNYOptions]):
     property_adapter: ClassVar[str | None] = "referee.santorini_new_york.adapter:SantoriniNewYorkAdapter"
     picture_module: ClassVar[str | None] = "referee.santorini_new_york.picture"
     doc_page: ClassVar[str | None] = "docs/santorini-new-york.md"
-    tag_options: ClassVar[dict[str, str]] = {"Board": "board", "DeckList": "deck_list", "Deck": "deck"}
+    tag_options: ClassVar[dict[str, str]] = TAG_OPTIONS
     reserved_words: ClassVar[frozenset[str]] = notation.RESERVED_WORDS
 
     @classmethod

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from referee.game import rule_option as opt
 from referee.santorini_new_york.cards import FIRST_GAME_DECK
 
+# The record's own tags that set an option (``SantoriniNewYork.tag_options``; written after Seed in every record).
+TAG_OPTIONS = {"Board": "board", "DeckList": "deck_list", "Deck": "deck"}
 SCOPES = ("moment", "turn")
 
 

@@ -39,7 +39,7 @@ from referee.santorini_new_york.notation import (
     WinClaim,
     statement_text,
 )
-from referee.santorini_new_york.options import SNYOptions
+from referee.santorini_new_york.options import TAG_OPTIONS, SNYOptions
 from referee.santorini_new_york.setup import make_state
 from referee.santorini_new_york.state import OVER, REVEAL, SNYState
 
@@ -47,7 +47,6 @@ HIDE = 0.12  # chance that a dealt card is written '?'
 CLAIM = 0.2  # chance that a build carries its level claim
 TAKE_WIN = 0.9  # chance to take a winning turn when there is one
 MAX_STATEMENTS = 5_000  # a game always ends far sooner: every turn builds or removes a worker
-TAG_OPTIONS = {"Board": "board", "DeckList": "deck_list", "Deck": "deck"}
 
 
 def options_from_tags(options: SNYOptions, tags: dict[str, str]) -> SNYOptions:
@@ -241,4 +240,4 @@ def play_record(players: list[str], rng: random.Random, options: SNYOptions, tag
     extra = {k: v for k, v in tags.items() if k not in TAG_OPTIONS}
     data = {"Board": options.board, "DeckList": options.deck_list, "Deck": ", ".join(generator.state.deck)}
     comments = [f"{outcome.winners[0]} wins: {outcome.termination.description}"]
-    return write_record({**head, **extra, **data, "Result": ", ".join(outcome.winners)}, body, comments)
+    return write_record({**head, **extra, **data, "Result": ", ".join(outcome.winners)}, body, comments, TAG_OPTIONS)

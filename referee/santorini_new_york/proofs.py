@@ -71,7 +71,7 @@ from referee.santorini_new_york.notation import (
     TurnLine,
     statement_text,
 )
-from referee.santorini_new_york.options import SNYOptions
+from referee.santorini_new_york.options import TAG_OPTIONS, SNYOptions
 from referee.santorini_new_york.play import Generator
 from referee.santorini_new_york.setup import load, make_state
 from referee.santorini_new_york.state import OVER
@@ -550,7 +550,7 @@ class Records:
             "Event": f"referee prove: counterexample to '{prop}'",
         }
         body = [statement_text(line) for line in lines]
-        text = write_record(record_tags, body, [f"counterexample to: {prop}", *comments])
+        text = write_record(record_tags, body, [f"counterexample to: {prop}", *comments], TAG_OPTIONS)
         return write_counterexample(self.data.game, text, self.out_dir)
 
     def staged(
