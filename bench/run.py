@@ -304,6 +304,7 @@ class GameRun:
     generate: Samples = dataclasses.field(default_factory=Samples)
     parse: Samples = dataclasses.field(default_factory=Samples)
     check: Samples = dataclasses.field(default_factory=Samples)
+    table: Samples = dataclasses.field(default_factory=Samples)
     notes: list[str] = dataclasses.field(default_factory=list)
 
 
@@ -337,9 +338,15 @@ def run_game_jobs(run: GameRun, args: argparse.Namespace, say: Progress, label: 
     run.check.add(child, data)
     if data["first_bad"]:
         run.notes.append(f"not every generated game was judged valid: {data['first_bad']} ({data['verdicts']})")
+    check_wall = child.wall
+    child = worker("table", run.rec)
+    data = child.data()
+    run.table.add(child, data)
+    if data["valid"] != data["games"]:
+        run.notes.append(f"the live table ended {data['games'] - data['valid']} generated game(s) not valid")
     say(
         f"{run.game} {label}: generate {run.generate.walls[-1]:.2f} s, parse {parse_wall:.2f} s,"
-        f" check {child.wall:.2f} s"
+        f" check {check_wall:.2f} s, live table {child.wall:.2f} s"
     )
 
 
@@ -371,6 +378,45 @@ def measure_memory(run: GameRun, args: argparse.Namespace, work: Path, startup: 
         path.unlink()
         say(f"{run.game}: {size:,} games: {_mib(child.maxrss_mib)} MiB peak, {child.wall:.1f} s")
     return memory
+
+
+def measure_dask_memory(run: GameRun, args: argparse.Namespace, work: Path, say: Progress) -> dict[str, Any] | None:
+    """Peak memory of ``referee check FILE --dask`` on a file of ``--dask-memory-games`` games: the client, the
+    scheduler and the largest worker, each a process of its own (bench/cluster.py), on a fresh cluster."""
+    from bench.cluster import ProcessCluster
+    from referee.parallel import default_jobs
+
+    size = args.dask_memory_games
+    if not size or args.no_scale:
+        return None
+    if not ProcessCluster.available():
+        return {"games": size, "measured": False, "reason": f"not measured: {DASK_HINT}"}
+    texts = _split_lengths(run.rec.read_text(encoding="utf-8"), run.corpus["lengths"])
+    path = work / f"{run.game}-{size}-dask.rec"
+    write_repeated(path, texts, size)
+    workers = default_jobs()
+    say(f"{run.game}: peak memory of referee check --dask ({workers} workers) on {size:,} games")
+    try:
+        with ProcessCluster(workers) as cluster:
+            argv = [*referee_cli(), "check", str(path), "--format", "jsonl", "--dask", cluster.address]
+            child = run_child(argv, keep_stdout=False)
+            peaks = cluster.peaks()
+    finally:
+        bytes_ = path.stat().st_size
+        path.unlink()
+    if child.returncode != 0:
+        run.notes.append(f"referee check --dask exited {child.returncode} on the {size}-game file")
+    say(f"{run.game}: --dask {size:,} games: client {_mib(child.maxrss_mib)} MiB, {peaks}")
+    return {
+        "games": size,
+        "measured": True,
+        "bytes": bytes_,
+        "workers": workers,
+        "wall_s": child.wall,
+        "client_mib": child.maxrss_mib,
+        "scheduler_mib": peaks["scheduler"],
+        "worker_mib": peaks["worker"],
+    }
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -597,11 +643,14 @@ def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Prog
         }
         for job in ("parse", "check"):
             result |= ratios(result[job], yardstick, f"ratio_{job}_to_chess")
+        result["table"] = rates(run.table, base, actions)
+        result |= ratios(result["check"], result["table"], "cost_table_to_check")  # a line's cost: table ÷ check
         say(
             f"{run.game}: parse {result['parse']['per_s']:,.0f}, check {result['check']['per_s']:,.0f} actions/s,"
             f" {result['generate']['per_s']:,.1f} games/s, {result['ratio_check_to_chess']:.2f}× the yardstick"
         )
         result["memory"] = measure_memory(run, args, work, base, say)
+        result["dask_memory"] = measure_dask_memory(run, args, work, say)
         result["notes"] = sorted(set(run.notes))
         games.append(result)
     scale = None if args.no_scale else run_scale(runs, args, work, say)
@@ -826,6 +875,44 @@ def markdown(report: dict[str, Any]) -> str:
                 ratio = rss[-1] / rss[0]
                 ratio_text, ok = f"{ratio:.2f}×", "yes" if rss[-1] < 150 and ratio <= 1.5 else "no"
             out.append(f"| {g['game']} | {cells} | {ratio_text} | {ok} |")
+    out += [
+        "",
+        "The live API (`referee.Table`, docs/live.md) against `check` on the same corpus: every game played into a"
+        " table a line at a time (`Table.play`), as a scorekeeper enters it. Cost of a line = check's rate ÷ the"
+        " table's (target: at most 1.5×):",
+        "",
+        "| game | table actions/s | check actions/s | cost per line | ≤ 1.5× | table in-process | check in-process |"
+        " cost in-process |",
+        "| --- | ---: | ---: | ---: | :---: | ---: | ---: | ---: |",
+    ]
+    for g in report["games"]:
+        cost = g["cost_table_to_check"]
+        out.append(
+            f"| {g['game']} | {_rate(g['table']['per_s'])} | {_rate(g['check']['per_s'])} | {_ratio(cost)} |"
+            f" {'yes' if cost and cost <= 1.5 else 'no'} | {_rate(g['table']['per_s_inner'])} |"
+            f" {_rate(g['check']['per_s_inner'])} | {_ratio(g['cost_table_to_check_inner'])} |"
+        )
+    dask_rows = [g for g in report["games"] if g.get("dask_memory")]
+    if dask_rows:
+        out += [
+            "",
+            "Peak memory with `--dask` (`referee check FILE --format jsonl --dask ADDRESS`; the kernel's peak resident"
+            " memory of each process, MiB), a fresh cluster of a scheduler and single-threaded workers, each started"
+            " apart with the `dask` command:",
+            "",
+            "| game | file | client | scheduler | largest worker | wall |",
+            "| --- | --- | ---: | ---: | ---: | ---: |",
+        ]
+        for g in dask_rows:
+            d = g["dask_memory"]
+            if not d["measured"]:
+                out.append(f"| {g['game']} | {d['games']:,} games | {d['reason']} | | | |")
+                continue
+            out.append(
+                f"| {g['game']} | {d['games']:,} games ({d['bytes'] / 1e6:,.1f} MB), {d['workers']} workers |"
+                f" {_mib(d['client_mib'])} | {_mib(d['scheduler_mib'])} | {_mib(d['worker_mib'])} |"
+                f" {d['wall_s']:,.1f} s |"
+            )
     if report.get("scale"):
         out += ["", *scale_markdown(report["scale"])]
     out += [
@@ -890,6 +977,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="games a file in the scale folder (--jobs and --dask on many files; default 10)",
     )
     parser.add_argument("--no-scale", action="store_true", help="skip the scale part (--jobs speed-up, --dask)")
+    parser.add_argument(
+        "--dask-memory-games",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="games in the file whose peak memory is measured with --dask, client, scheduler and worker apart"
+        " (default 10000; 0: not measured; skipped with --no-scale)",
+    )
     parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the results table to FILE")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every number and sample to FILE as JSON")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated corpora in DIR")

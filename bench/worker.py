@@ -12,6 +12,7 @@ minus the time of ``python -c "import referee.cli"`` (or ``"import chess.pgn"``)
     generate GAME GAMES SEED          generate the same GAMES games again (timed); print the text's SHA-256
     parse FILE                        split FILE into games and parse every body line (no rules)
     check FILE                        parse and judge every game of FILE (``referee.replay.check_text``)
+    table FILE                        the same a line at a time, through the live API (``referee.Table.play``)
     chess-corpus PLIES SEED CAP FILE  random legal chess games until PLIES plies (at most CAP plies a game), as PGN
     chess-read READING FILE           read and validate every game of FILE one of python-chess's ways
                                       (bench/yardstick.py READINGS; the yardstick: BoardBuilder + outcome())
@@ -189,6 +190,30 @@ def mode_check(path: str) -> None:
     _emit(games=len(reports), statements=statements, verdicts=verdicts, first_bad=bad, inner=elapsed)
 
 
+def mode_table(path: str) -> None:
+    """Every game of FILE played into a live table (``referee.Table``) a line at a time, as a scorekeeper enters it:
+    the tags given at creation, each body statement line judged by ``play``."""
+    from pathlib import Path
+
+    from referee.record import iter_games, read_text
+    from referee.table import NOT_TABLE_TAGS, Table
+
+    start = time.perf_counter()
+    games = statements = valid = 0
+    for record in iter_games(read_text(Path(path)), path):
+        tags = {name: value for name, value in record.tag_values().items() if name.lower() not in NOT_TABLE_TAGS}
+        players = [name.strip() for name in (record.tag("Players") or "").split(",")]
+        table = Table(record.tag("Game") or "", players, tags)
+        for _, line in record.body:
+            stripped = line.strip() if isinstance(line, str) else ""
+            if stripped and stripped[0] != "#":
+                table.play(line)
+                statements += 1
+        games += 1
+        valid += table.verdict.value == "valid"
+    _emit(games=games, statements=statements, valid=valid, inner=time.perf_counter() - start)
+
+
 def mode_chess_corpus(plies: str, seed: str, cap: str, out: str) -> None:
     import yardstick  # bench/yardstick.py (this script's folder is sys.path[0])
 
@@ -217,6 +242,7 @@ MODES: dict[str, Callable[..., None]] = {
     "generate": mode_generate,
     "parse": mode_parse,
     "check": mode_check,
+    "table": mode_table,
     "chess-corpus": mode_chess_corpus,
     "chess-read": mode_chess_read,
     "noop-referee": lambda: _emit(inner=0.0),

@@ -121,6 +121,15 @@ def test_benchmark_job_fails_on_corrupted_game(tmp_path: Path) -> None:
     assert run.worker("chess-read", run.YARDSTICK.name, path).data()["plies"] == 8
 
 
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_live_table_job_plays_what_check_judges(game_id: str, tmp_path: Path) -> None:
+    """The live-API line (``worker.py table``) plays every statement of the corpus and ends every game as check does."""
+    path = tmp_path / "corpus.rec"
+    path.write_text("".join(play(GAMES[game_id], index, 7) for index in range(3)), encoding="utf-8")
+    table, check = run.worker("table", path).data(), run.worker("check", path).data()
+    assert (table["games"], table["statements"], table["valid"]) == (3, check["statements"], check["verdicts"]["valid"])
+
+
 def test_ratios_divide_each_kind_by_the_same_kind() -> None:
     measured = {"per_s": 300.0, "per_s_cpu": 200.0, "per_s_inner": None}
     base = {"per_s": 100.0, "per_s_cpu": 400.0, "per_s_inner": 50.0}
@@ -156,15 +165,21 @@ def test_markdown_ratios_against_the_yardstick() -> None:
     startup = _runs(0.1, 0.0)
     readings = run.chess_readings({"board-builder": _runs(1.1, 0.9), "game-builder": _runs(1.6, 1.4)}, startup, 90_000)
     check = run.rates(_runs(0.6, 0.4), startup, 100_000)  # 200,000 actions/s whole process, 250,000 in-process
-    game = {
-        "game": "toy",
-        "corpus": {"games": 7, "players": ["2"], "actions": 100_000},
-        "parse": check,
-        "check": check,
-        "generate": run.rates(_runs(1.1, 1.0), startup, 7),
-        "memory": [],
-        "notes": [],
-    } | run.ratios(check, readings["board-builder"], "ratio_check_to_chess")
+    table = run.rates(_runs(0.9, 0.5), startup, 100_000)  # 125,000 actions/s whole process, 200,000 in-process
+    game = (
+        {
+            "game": "toy",
+            "corpus": {"games": 7, "players": ["2"], "actions": 100_000},
+            "parse": check,
+            "check": check,
+            "generate": run.rates(_runs(1.1, 1.0), startup, 7),
+            "table": table,
+            "memory": [],
+            "notes": [],
+        }
+        | run.ratios(check, readings["board-builder"], "ratio_check_to_chess")
+        | run.ratios(check, table, "cost_table_to_check")
+    )
     report = _report(None) | {"games": [game]}
     report["chess"] |= {"games": 3, "plies": 90_000, "readings": readings}
     lines = run.markdown(report).splitlines()
@@ -176,6 +191,9 @@ def test_markdown_ratios_against_the_yardstick() -> None:
     assert "| python-chess, GameBuilder (context) | the same | | 60,000 plies/s | | 0.67× | |" in lines
     in_process = next(line for line in lines if line.startswith("| toy | 200,000 | 200,000 | 7.0 | 2.22× |"))
     assert in_process.endswith("| 250,000 | 250,000 | 7.0 | 2.50× |")
+    assert (
+        "| toy | 125,000 | 200,000 | 1.60× | no | 200,000 | 250,000 | 1.25× |" in lines
+    )  # a line's cost: table ÷ check
     assert "**python-chess, BoardBuilder (the yardstick)**: `chess.pgn.read_game(handle, Visitor=BoardBuilder)`" in (
         "\n".join(lines)
     )
