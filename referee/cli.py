@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import importlib
 import json
+import logging
 import os
 import random
 import signal
@@ -188,11 +189,25 @@ def _judged(paths: Iterable[str], referee: Referee) -> Iterator[GameReport]:
     if dask:
         from referee.parallel import judge_on_dask
 
+        _silence_dask_logs()
         yield from judge_on_dask(sources, referee, dask)
         return
     from referee.parallel import default_jobs, judge_parallel
 
     yield from judge_parallel(sources, referee, jobs or default_jobs())
+
+
+def _silence_dask_logs() -> None:
+    """What goes wrong with a cluster is said once, in one line (``ClusterFailed``): none of Dask's own log lines,
+    which it writes to standard error as it loses the scheduler (some after the run, as the process exits)."""
+    try:
+        import distributed  # noqa: F401 - its loggers and their handler are set up on import
+    except ImportError:  # judge_on_dask says what to install
+        return
+    for name in [name for name in logging.root.manager.loggerDict if name.split(".")[0] == "distributed"]:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    for handler in logging.getLogger("distributed").handlers:
+        handler.setLevel(logging.CRITICAL)
 
 
 def _describe(report: GameReport) -> str:

@@ -320,6 +320,22 @@ def test_an_unreachable_cluster_is_one_line_and_status_3() -> None:
     assert done.stderr == f"referee: cannot reach the Dask scheduler at {address}: Connection refused\n"
 
 
+@pytest.mark.skipif(not LINUX, reason="a cluster of separate processes (bench/cluster.py)")
+def test_a_scheduler_killed_mid_run_is_one_line_and_status_3(corpus: Path) -> None:
+    pytest.importorskip("distributed")
+    from bench.cluster import ProcessCluster
+
+    if not ProcessCluster.available():
+        pytest.skip("no dask command")
+    with ProcessCluster(1) as cluster:
+        process, _ = started(["check", "--dask", cluster.address, "--format", "jsonl", str(corpus)])
+        cluster.processes[0].kill()  # the scheduler
+        _, err = process.communicate(timeout=120)
+    assert process.returncode == JOB_FAILED
+    assert err.startswith(f"referee: the Dask cluster at {cluster.address} failed during the run: ")
+    assert err.count("\n") == 1
+
+
 def test_dask_judges_the_files_the_caller_means_from_any_working_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
