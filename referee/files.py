@@ -184,6 +184,35 @@ def write_new_file(path: Path, text: str) -> None:
         out.write(text)
 
 
+def write_new_bytes(path: Path, data: bytes) -> None:
+    """``new_file`` for bytes (a copied variant or board file, byte for byte)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = _Temporary(path.parent, path.name, None)
+    except OSError as exc:
+        raise CannotWrite(path, exc) from None
+    try:
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(temporary.fd, view)
+            except OSError as exc:
+                raise CannotWrite(path, exc) from None
+            view = view[written:]
+        _put_in_place(temporary, path, lambda _: False)
+    finally:
+        temporary.close()
+
+
+def write_named_by_content(path: Path, text: str) -> None:
+    """A file whose name is made from its content (a counterexample record): written as a new file; a file of that
+    name is already this text, so it is left as it is."""
+    if path.exists():
+        return
+    with contextlib.suppress(FileExists):  # written meanwhile by another run: the same name, the same text
+        write_new_file(path, text)
+
+
 def replace_file(path: Path, text: str, like: os.stat_result) -> None:
     """Replace a file's content atomically and durably with ``text``, keeping the permissions (and the owner, where
     allowed) of ``like``, its status when it was read. ``CannotWrite`` for any failure of the system."""

@@ -22,6 +22,7 @@ from typing import Any
 import click
 import z3
 
+from referee.files import write_named_by_content
 from referee.game import GameType
 from referee.registry import GAMES, find_game
 from referee.resources import USER_POLICY, copy_beside
@@ -185,9 +186,8 @@ def write_counterexample(game: GameType, text: str, out_dir: Path) -> tuple[Path
     """Write a counterexample record (named by its content) and judge it: (path, verdict in words)."""
     from referee.replay import check_file
 
-    out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"prove-{game.id}-{hashlib.sha1(text.encode()).hexdigest()[:8]}.rec"
-    path.write_text(text, encoding="utf-8")
+    write_named_by_content(path, text)
     (report,) = check_file(path)
     verdict = report.verdict.value + (
         f" at line {report.error.line} [{report.error.code}] {report.error.message}"

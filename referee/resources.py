@@ -17,11 +17,12 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
+
+from referee.files import FileExists, write_new_bytes
 
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024 * 1024  # a record file: read line by line, so memory does not grow with it
 MAX_LINE_BYTES = 16 * 1024 * 1024  # one line of a record (a longer one is reported, not held)
@@ -145,13 +146,12 @@ def copy_beside(source: Path, folder: Path) -> str:
             except ReadRefused:
                 pass
             continue
-        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".part", dir=folder)
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)  # as any file the user writes, not mkstemp's 0600
-        os.replace(temporary, target)
+        try:
+            write_new_bytes(target, data)
+        except FileExists:  # written meanwhile: looked at again as an existing file would be
+            if target.exists() and read_limited(target, DEFAULT_MAX_RESOURCE_BYTES) == data:
+                return name
+            continue
         return name
     raise ReadRefused(f"{folder} holds other files named {source.name} and {source.stem}-{digest}{source.suffix}")
 

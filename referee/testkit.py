@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Generic
 
 from referee.errors import RefereeError
+from referee.files import write_named_by_content
 from referee.game import GameState, GameType, StateT
 from referee.record import is_blank_statement, split_games, write_record
 from referee.variant import apply_variant, registered_variants
@@ -276,9 +277,8 @@ def save_counterexample(
     digest = hashlib.sha1(text.encode()).hexdigest()[:8]
     slug = "".join(ch if ch.isalnum() or ch in "-." else "-" for ch in f"{config.label}-{prop}").strip("-")
     folder = counterexample_dir()
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{slug}-{digest}.rec"
-    path.write_text(text, encoding="utf-8")
+    write_named_by_content(path, text)
     message = f"counterexample record written to {path}"
     print(message)
     try:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import RefereeError, Verdict
+from referee.files import write_named_by_content
 from referee.game import GameState, GameType, GeneratorFailed
 from referee.record import excerpt, write_record
 from referee.registry import find_game
@@ -127,7 +128,7 @@ def write_and_judge(
     text = write_record(subject.tags(players, event), lines, comments, subject.game.tag_options)
     slug = "".join(ch if ch.isalnum() or ch in "-." else "-" for ch in f"{subject.game.id}-{subject.variant.name}")
     path = out_dir / f"check-{slug}-{hashlib.sha1(text.encode()).hexdigest()[:8]}.rec"
-    path.write_text(text, encoding="utf-8")
+    write_named_by_content(path, text)
     (report,) = check_file(path)
     if report.error is not None:
         verdict = f"{report.verdict.value} at line {report.error.line} [{report.error.code}] {report.error.message}"
