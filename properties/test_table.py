@@ -93,7 +93,7 @@ def test_a_table_fed_line_by_line_judges_as_check_does(game_id: str, data: st.Da
 
 
 def test_a_refused_line_leaves_the_table_able_to_go_on() -> None:
-    tags, lines = _statement_lines(
+    _, lines = _statement_lines(
         GAMES["san-juan"].play(NAMES[:2], random.Random(3), GAMES["san-juan"].ruleset(None), {})
     )
     table = Table("san-juan", NAMES[:2])
