@@ -88,6 +88,12 @@ class Api:
         self.url = url
         self.http = httpx.Client(base_url=url, timeout=20)
 
+    def __enter__(self) -> Api:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.http.close()
+
     def create(self, game: str, players: list[str], tags: dict[str, str] | None = None) -> httpx.Response:
         body: dict[str, Any] = {"game": game, "players": players}
         if tags is not None:
@@ -133,8 +139,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 
 
 @pytest.fixture(scope="module")
-def api(server: ServerProcess) -> Api:
-    return Api(server.url)
+def api(server: ServerProcess) -> Iterator[Api]:
+    with Api(server.url) as client:
+        yield client
 
 
 def error_of(response: httpx.Response) -> dict[str, Any]:
@@ -434,8 +441,8 @@ def test_spectators_get_an_event_per_line_and_undo_as_it_happens(api: Api, sj: d
 
 
 def test_a_server_shutting_down_ends_its_event_streams(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "tables.db") as process:
-        created = Api(process.url).table("san-juan", ["Anna", "Boris"])
+    with ServerProcess(tmp_path / "tables.db") as process, Api(process.url) as client:
+        created = client.table("san-juan", ["Anna", "Boris"])
         reader = EventReader(f"{process.url}/tables/{created['id']}/events", created["host_token"])
         assert reader.next()[0] == "open"
         started = time.monotonic()
@@ -452,8 +459,7 @@ def test_tables_outlive_the_server_and_the_cache_and_the_size_limit_holds(tmp_pa
     server has every table; a table's record stays within --max-size."""
     tags, lines = script("saint-petersburg", 2, 5)
     database = tmp_path / "tables.db"
-    with ServerProcess(database, "--cache", "1", "--max-size", "2K") as process:
-        client = Api(process.url)
+    with ServerProcess(database, "--cache", "1", "--max-size", "2K") as process, Api(process.url) as client:
         first, second = client.table("saint-petersburg", NAMES[:2], tags), client.table("san-juan", NAMES[:2])
         refused = None
         for number, text in enumerate(lines, 1):
@@ -466,8 +472,7 @@ def test_tables_outlive_the_server_and_the_cache_and_the_size_limit_holds(tmp_pa
         assert refused is not None and "2,048" in error_of(response)["message"]
         record = client.record(first["id"], first["host_token"]).text
         assert len(record.encode()) <= 2048
-    with ServerProcess(database) as process:
-        client = Api(process.url)
+    with ServerProcess(database) as process, Api(process.url) as client:
         assert client.record(first["id"], first["host_token"]).text == record
         assert client.get(first["id"], first["seat_tokens"]["Anna"]).json()["lines"] == lines[: refused - 1]
     stored = b"".join(path.read_bytes() for path in tmp_path.glob("tables.db*"))
@@ -484,8 +489,7 @@ def test_kill_9_under_concurrent_posts_keeps_every_acknowledged_line_and_no_othe
     tables, kill_after = (16, 600) if DEEP else (8, 150)
     database = tmp_path / "tables.db"
     games = [script(game_id, 2 + i % 3, i) for i, game_id in zip(range(tables), list(GAMES) * tables, strict=False)]
-    with ServerProcess(database) as process:
-        client = Api(process.url)
+    with ServerProcess(database) as process, Api(process.url) as client:
         created = [
             client.table(game_id, NAMES[: 2 + i % 3], games[i][0])
             for i, game_id in zip(range(tables), list(GAMES) * tables, strict=False)
@@ -526,8 +530,7 @@ def test_kill_9_under_concurrent_posts_keeps_every_acknowledged_line_and_no_othe
         for thread in threads:
             thread.join(30)
         assert sum(acked) >= kill_after
-    with ServerProcess(database) as process:
-        client = Api(process.url)
+    with ServerProcess(database) as process, Api(process.url) as client:
         extra = 0
         for i, table in enumerate(created):
             lines = client.get(table["id"], table["host_token"]).json()["lines"]
@@ -779,3 +782,28 @@ def test_a_spectator_too_far_behind_is_dropped() -> None:
         assert await quiet.next(0.01) is None  # a keep-alive is due
 
     asyncio.run(run())
+
+
+def test_a_server_bug_is_a_json_500_without_a_traceback(tmp_path: Path) -> None:
+    from referee.live.app import create_app
+    from referee.live.tables import TableService
+    from referee.resources import ReadPolicy
+
+    class Broken(TableService):
+        async def view(self, table_id: str, token: str | None) -> dict[str, Any]:
+            raise RuntimeError("kaboom 42")
+
+    async def run() -> httpx.Response:
+        store = SQLiteStore.open(tmp_path / "tables.db")
+        tables = Broken(store, policy=ReadPolicy())
+        transport = httpx.ASGITransport(app=create_app(tables), raise_app_exceptions=False)
+        try:
+            async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+                return await client.get("/tables/x", headers=bearer("t"))
+        finally:
+            tables.close()
+            store.close()
+
+    response = conforms(asyncio.run(run()), "GET", "/tables/{table_id}")
+    assert response.status_code == 500 and error_of(response)["code"] == "internal-error"
+    assert "kaboom" not in response.text

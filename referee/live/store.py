@@ -230,6 +230,13 @@ class SQLiteStore:
                 self._commit(db, batch)
         finally:
             db.close()
+            while True:  # asked for after the store closed: answered, never left waiting
+                try:
+                    late = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if late is not None and late.future.set_running_or_notify_cancel():
+                    late.future.set_exception(StoreError("the table store is closed"))
             if self._lock_fd is not None:
                 os.close(self._lock_fd)  # after the connection: closing it drops the process's locks on the file
 
@@ -238,6 +245,9 @@ class SQLiteStore:
         answer each job once the transaction is committed."""
         results: list[tuple[_Job, Any, BaseException | None]] = []
         try:
+            batch = [job for job in batch if job.future.set_running_or_notify_cancel()]  # not those given up on
+            if not batch:
+                return
             db.execute("BEGIN IMMEDIATE" if any(job.writes for job in batch) else "BEGIN")
             for job in batch:
                 db.execute("SAVEPOINT job")
