@@ -107,6 +107,7 @@ class RefereeGroup(click.Group):
         "variant": "referee.variants_cli:variant",
         "stats": "referee.variants_cli:stats",
         "report": "referee.report.command:report",
+        "serve": "referee.live.command:serve",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:
