@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 import uvicorn
 
-from referee.cli import ByteSize
+from referee.cli_options import ByteSize
 from referee.registry import GAMES
 from referee.resources import ReadPolicy
 from referee.table import Table
