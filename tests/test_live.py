@@ -206,7 +206,7 @@ def test_a_table_is_created_with_a_host_token_and_a_token_per_seat(api: Api) -> 
         (json.dumps({"game": "san-juan", "players": ["Anna", 7]}).encode(), "bad-field"),
         (json.dumps({"game": "san-juan", "players": ["Anna", "Boris"], "tags": {"Event": 1}}).encode(), "bad-field"),
         (json.dumps({"game": "chess", "players": ["Anna", "Boris"]}).encode(), "unknown-game"),
-        (json.dumps({"game": "san-juan", "players": ["Anna"]}).encode(), "bad-players"),
+        (json.dumps({"game": "san-juan", "players": ["Anna"]}).encode(), "player-count"),
         (json.dumps({"game": "san-juan", "players": ["Anna", "Anna"]}).encode(), "bad-players"),
         (json.dumps({"game": "san-juan", "players": ["Anna", "Boris, Clara"]}).encode(), "bad-table"),
         (json.dumps({"game": "san-juan", "players": ["Anna", "B" * 65]}).encode(), "bad-players"),
