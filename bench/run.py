@@ -575,6 +575,23 @@ def run_scale(runs: list[GameRun], args: argparse.Namespace, work: Path, say: Pr
     return measure_scale(folder, layout, jobs, args.repeats, say)
 
 
+def run_live(args: argparse.Namespace, say: Progress) -> dict[str, Any]:
+    """The live server (``python -m bench.bench_live``, in a process of its own, as are the server and its
+    clients): lines/s and the p50/p99 latency of ``POST /tables/{id}/lines`` with 1, 8 and 32 clients."""
+    from bench.bench_live import TARGET_P99_MS
+
+    say(f"live server: 1, 8 and 32 clients, {args.live_seconds:g} s each")
+    command = [sys.executable, "-m", "bench.bench_live", "--json", "--seconds", str(args.live_seconds)]
+    proc = subprocess.run(command, capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent)
+    if proc.returncode != 0:
+        raise BenchError(f"the live benchmark failed: {proc.stderr.strip()[-2000:]}")
+    lines = proc.stdout.strip().splitlines()
+    rows = json.loads(lines[-1])
+    for row in rows:
+        say(f"live server, {row['clients']} clients: {row['lines_per_s']:,.0f} lines/s, p99 {row['p99_ms']:.1f} ms")
+    return {"setup": lines[0], "rows": rows, "target_p99_ms": TARGET_P99_MS}
+
+
 def chess_readings(samples: dict[str, Samples], startup: Samples, plies: int) -> dict[str, Any]:
     """Each python-chess reading's rates (startup subtracted), what it is, and its ratio to the yardstick."""
     readings = {}
@@ -654,11 +671,13 @@ def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Prog
         result["notes"] = sorted(set(run.notes))
         games.append(result)
     scale = None if args.no_scale else run_scale(runs, args, work, say)
+    live = None if args.no_live else run_live(args, say)
     return {
         "startup": {name: s.as_dict() for name, s in startup.items()},
         "chess": chess,
         "games": games,
         "scale": scale,
+        "live": live,
     }
 
 
@@ -785,6 +804,27 @@ def scale_markdown(scale: dict[str, Any]) -> list[str]:
         f" {_seconds(scale['jobs_1'])} | {many} | {speedup} | {ok} | {'yes' if scale['identical'] else 'no'} |"
         f" {dask_wall} | {dask_same} |",
     ]
+
+
+def live_markdown(live: dict[str, Any]) -> list[str]:
+    """The live server's table: each client posts the lines of generated games to tables of its own, closed loop."""
+    target = live["target_p99_ms"]
+    out = [
+        "The live server (`referee serve`, docs/live.md; `python -m bench.bench_live`): `POST /tables/{id}/lines` from"
+        " 1, 8 and 32 concurrent clients, each sending the lines of generated games to tables of its own, the next"
+        f" line once the last is acknowledged; every line committed to SQLite before its reply. {live['setup']}",
+        "",
+        f"| clients | lines | lines/s | p50 ms | p99 ms | max ms | server CPU ms/line | p99 < {target:g} ms |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | :---: |",
+    ]
+    for row in live["rows"]:
+        ok = "yes" if row["p99_ms"] < target else "no"
+        out.append(
+            f"| {row['clients']} | {row['lines']:,} | {row['lines_per_s']:,.0f} | {row['p50_ms']:.1f} |"
+            f" {row['p99_ms']:.1f} | {row['max_ms']:.1f} | {row['cpu_ms_per_line']:.2f} |"
+            f" {ok if row['clients'] == 32 else ''} |"
+        )
+    return out
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -915,6 +955,8 @@ def markdown(report: dict[str, Any]) -> str:
             )
     if report.get("scale"):
         out += ["", *scale_markdown(report["scale"])]
+    if report.get("live"):
+        out += ["", *live_markdown(report["live"])]
     out += [
         "",
         "Startup (whole process, median):",
@@ -984,6 +1026,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         metavar="N",
         help="games in the file whose peak memory is measured with --dask, client, scheduler and worker apart"
         " (default 10000; 0: not measured; skipped with --no-scale)",
+    )
+    parser.add_argument("--no-live", action="store_true", help="skip the live server's throughput and latency")
+    parser.add_argument(
+        "--live-seconds", type=float, default=10.0, help="measured seconds per live-server run (default 10)"
     )
     parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the results table to FILE")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every number and sample to FILE as JSON")

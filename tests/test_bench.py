@@ -261,3 +261,15 @@ def test_options() -> None:
     assert args.scale_files_games == 5 and args.no_scale is True
     args = run.parse_args([])
     assert args.scale_files_games == 10 and args.no_scale is False
+
+
+def test_markdown_live_server_table() -> None:
+    row = {"lines": 9_000, "lines_per_s": 900.0, "p50_ms": 5.0, "max_ms": 40.0, "cpu_ms_per_line": 0.3}
+    live = {
+        "setup": "referee serve, SQLite",
+        "target_p99_ms": 25.0,
+        "rows": [row | {"clients": 1, "p99_ms": 30.0}, row | {"clients": 32, "p99_ms": 24.0}],
+    }
+    lines = run.markdown(_report(None) | {"live": live}).splitlines()
+    assert "| 1 | 9,000 | 900 | 5.0 | 30.0 | 40.0 | 0.30 |  |" in lines  # the target is for 32 clients only
+    assert "| 32 | 9,000 | 900 | 5.0 | 24.0 | 40.0 | 0.30 | yes |" in lines
