@@ -146,11 +146,7 @@ def new_file(path: Path, replaceable: Callable[[Path], bool] = lambda _: False) 
     """Write a new file atomically and durably (see the module): the text written in the block is given the name
     ``path`` when the block ends — which fails with ``FileExists`` when the name exists, unless ``replaceable`` says
     the file there is the referee's own earlier output. ``CannotWrite`` for any failure of the system."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = _Temporary(path.parent, path.name, None)
-    except OSError as exc:
-        raise CannotWrite(path, exc) from None
+    temporary = _temporary_for(path)
     try:
         out = _Output(temporary.fd, path)
         try:
@@ -162,6 +158,15 @@ def new_file(path: Path, replaceable: Callable[[Path], bool] = lambda _: False) 
         _put_in_place(temporary, path, replaceable)
     finally:
         temporary.close()
+
+
+def _temporary_for(path: Path, mode: int | None = None) -> _Temporary:
+    """The temporary file that becomes ``path`` (its folder made when missing); ``CannotWrite`` when it cannot be."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return _Temporary(path.parent, path.name, mode)
+    except OSError as exc:
+        raise CannotWrite(path, exc) from None
 
 
 def _put_in_place(temporary: _Temporary, path: Path, replaceable: Callable[[Path], bool]) -> None:
@@ -186,11 +191,7 @@ def write_new_file(path: Path, text: str) -> None:
 
 def write_new_bytes(path: Path, data: bytes) -> None:
     """``new_file`` for bytes (a copied variant or board file, byte for byte)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = _Temporary(path.parent, path.name, None)
-    except OSError as exc:
-        raise CannotWrite(path, exc) from None
+    temporary = _temporary_for(path)
     try:
         view = memoryview(data)
         while view:
@@ -216,10 +217,7 @@ def write_named_by_content(path: Path, text: str) -> None:
 def replace_file(path: Path, text: str, like: os.stat_result) -> None:
     """Replace a file's content atomically and durably with ``text``, keeping the permissions (and the owner, where
     allowed) of ``like``, its status when it was read. ``CannotWrite`` for any failure of the system."""
-    try:
-        temporary = _Temporary(path.parent, path.name, stat.S_IMODE(like.st_mode))
-    except OSError as exc:
-        raise CannotWrite(path, exc) from None
+    temporary = _temporary_for(path, stat.S_IMODE(like.st_mode))
     try:
         with _Output(temporary.fd, path, newline="") as out:
             out.write(text)

@@ -44,7 +44,7 @@ from referee.game import Game, GeneratorFailed, SetupContext
 from referee.proofs import Result, refute, write_counterexample
 from referee.record import NameRef, write_record
 from referee.resources import USER_POLICY, copy_beside
-from referee.santorini_new_york.board import BoardMap, DataError, parse_board_text, shipped_boards
+from referee.santorini_new_york.board import BoardMap, DataError, shipped_boards
 from referee.santorini_new_york.cards import (
     KINDS,
     PROFESSIONS,
@@ -54,10 +54,8 @@ from referee.santorini_new_york.cards import (
     card_text,
     check_deck,
     deck_cards,
-    parse_deck_list_text,
     shipped_deck_lists,
 )
-from referee.santorini_new_york.codes import SNYCode
 from referee.santorini_new_york.notation import (
     CardRef,
     HandDeal,
@@ -73,7 +71,7 @@ from referee.santorini_new_york.notation import (
 )
 from referee.santorini_new_york.options import TAG_OPTIONS, SNYOptions
 from referee.santorini_new_york.play import Generator
-from referee.santorini_new_york.setup import load, make_state
+from referee.santorini_new_york.setup import load_data, make_state
 from referee.santorini_new_york.state import OVER
 from referee.testkit import NAMES
 
@@ -133,16 +131,7 @@ def read_data(game: type[Game], options: SNYOptions) -> Data:
     """The deck list and board as a record's tags read them (a user's file by path, relative to the current
     folder); a problem with them is the ``RefereeError`` a record would get at its tag."""
     context = SetupContext(policy=USER_POLICY)
-    deck_list = load(
-        options.deck_list,
-        shipped_deck_lists(),
-        SNYCode.BAD_DECK_LIST,
-        "deck list",
-        "DeckList",
-        parse_deck_list_text,
-        context,
-    )
-    board = load(options.board, shipped_boards(), SNYCode.BAD_BOARD, "board", "Board", parse_board_text, context)
+    board, deck_list = load_data(options, context)
     by_kind = [[name for name, kind in PROFESSIONS.items() if kind == wanted] for wanted in KINDS]
     decks = []
     for names in itertools.product(*by_kind):

@@ -31,6 +31,17 @@ Data = TypeVar("Data")
 
 def make_state(players: list[str], options: SNYOptions, context: SetupContext | None = None) -> SNYState:
     """The state before the first statement, with the board, deck list and deck the options (tags) name."""
+    board, deck_list = load_data(options, context)
+    try:
+        deck = check_deck(options.deck, deck_list, options.unique_numbers)
+    except DataError as problem:
+        raise deck_error(context, problem) from None
+    check_fit(players, options, board, deck_list, deck, context)
+    return SNYState(players, options, board, deck_list, deck)
+
+
+def load_data(options: SNYOptions, context: SetupContext | None = None) -> tuple[BoardMap, DeckList]:
+    """The board and the deck list the options (the Board and DeckList tags) name, read as ``load`` reads them."""
     board = load(options.board, shipped_boards(), SNYCode.BAD_BOARD, "board", "Board", parse_board_text, context)
     deck_list = load(
         options.deck_list,
@@ -41,12 +52,7 @@ def make_state(players: list[str], options: SNYOptions, context: SetupContext | 
         parse_deck_list_text,
         context,
     )
-    try:
-        deck = check_deck(options.deck, deck_list, options.unique_numbers)
-    except DataError as problem:
-        raise deck_error(context, problem) from None
-    check_fit(players, options, board, deck_list, deck, context)
-    return SNYState(players, options, board, deck_list, deck)
+    return board, deck_list
 
 
 def setup_error(
