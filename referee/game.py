@@ -338,6 +338,16 @@ StateT = TypeVar("StateT", bound="GameState")
 OptionsT = TypeVar("OptionsT")
 
 
+@dataclass(frozen=True)
+class TagPart:
+    """One name a tag of the game's own holds, and the registered names it may be: a form offers them (the live
+    scorekeeper page). A tag naming one thing has one part (``Board``: the shipped boards); a tag listing several has
+    a part per item (``Deck``: the Engineer, one Builder, one Specialist, one Mover)."""
+
+    label: str
+    values: tuple[str, ...]
+
+
 class Game(ABC, Generic[StateT, OptionsT]):
     """A game of the referee: metadata as data, its rule options, its grammar and its state class.
 
@@ -376,6 +386,12 @@ class Game(ABC, Generic[StateT, OptionsT]):
         module = sys.modules.get(cls.__module__)
         file = getattr(module, "__file__", None)
         return Path(file).parent / "variants" if file else None
+
+    @classmethod
+    def tag_choices(cls) -> dict[str, tuple[TagPart, ...]]:
+        """The registered names each of the game's own tags (``tag_options``) may take, for a form to offer; a tag
+        not here is free text. Names only: a path is never offered (a live table reads registered names only)."""
+        return {}
 
     @classmethod
     def check_options(cls, options: Any) -> str | None:

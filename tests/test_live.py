@@ -13,6 +13,7 @@ import json
 import os
 import queue
 import random
+import re
 import socket
 import sqlite3
 import subprocess
@@ -32,12 +33,13 @@ from openapi_spec_validator import validate as validate_openapi
 from referee.cli import main
 from referee.errors import Verdict
 from referee.live.access import line_player, token_hash
-from referee.live.app import ROUTES, openapi_document
+from referee.live.app import PAGE_FILES, ROUTES, openapi_document
 from referee.live.spawn import ServerProcess
 from referee.live.store import Conflict, SQLiteStore, StoreError, TableRow
 from referee.record import excerpt, iter_games
 from referee.registry import GAMES
 from referee.replay import check_text
+from referee.report.page import asset
 from referee.table import NOT_TABLE_TAGS
 from referee.testkit import NAMES
 
@@ -166,9 +168,66 @@ def test_the_openapi_document_is_valid_served_as_is_and_names_every_route(api: A
     assert documented == served
 
 
-def test_the_page_is_served(api: Api) -> None:
+def test_the_page_is_served_with_a_policy_that_lets_it_run_only_its_own_files(api: Api) -> None:
     response = conforms(api.http.get("/"), "GET", "/")
     assert response.status_code == 200 and "<html" in response.text
+    policy = dict(part.strip().split(" ", 1) for part in response.headers["content-security-policy"].split(";"))
+    assert policy["default-src"] == "'none'" and policy["script-src"] == "'self'" and policy["style-src"] == "'self'"
+    assert policy["connect-src"] == "'self'" and policy["base-uri"] == "'none'" and "unsafe" not in str(policy)
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert "<script>" not in response.text and " style=" not in response.text and "http" not in response.text
+    names = re.findall(r'(?:src|href)="page/([^"]+)"', response.text)
+    assert sorted(names) == sorted(PAGE_FILES)
+
+
+@pytest.mark.parametrize("name", sorted(PAGE_FILES))
+def test_the_page_files_are_served_with_their_types(api: Api, name: str) -> None:
+    response = conforms(api.http.get(f"/page/{name}"), "GET", "/page/{name}")
+    kind = "text/javascript" if name.endswith(".js") else "text/css"
+    assert response.status_code == 200 and response.headers["content-type"].startswith(kind)
+    assert response.headers["x-content-type-options"] == "nosniff" and response.text.strip()
+
+
+def test_the_picture_is_the_report_pages_own(api: Api) -> None:
+    """One copy of the drawing code: the page is served the very file the report inlines."""
+    for name in ("picture.js", "picture.css"):
+        assert api.http.get(f"/page/{name}").text == asset(name)
+
+
+@pytest.mark.parametrize("path", ["/page/app.py", "/page/..%2Fapp.py", "/page/index.html", "/page/%2Fetc%2Fpasswd"])
+def test_nothing_else_is_served_as_a_page_file(api: Api, path: str) -> None:
+    response = api.http.get(path)
+    assert response.status_code == 404 and error_of(response)["code"] == "no-such-path"
+
+
+def test_the_games_list_what_a_table_may_be_set_up_with(api: Api) -> None:
+    response = conforms(api.http.get("/games"), "GET", "/games")
+    games = {game["id"]: game for game in response.json()["games"]}
+    assert set(games) == set(GAMES)
+    for game_id, game in games.items():
+        assert (game["min_players"], game["max_players"]) == (GAMES[game_id].min_players, GAMES[game_id].max_players)
+        assert game["rulesets"] == list(GAMES[game_id].rulesets) and game["default_ruleset"] in game["rulesets"]
+        assert game["variants"], game_id  # every game registers some
+    sny = {tag["name"]: tag for tag in games["santorini-new-york"]["tags"]}
+    assert sny["Board"]["parts"] == [{"label": "Board", "values": ["manhattan", "square-5x5"]}]
+    assert sny["Board"]["default"] == "manhattan" and sny["DeckList"]["parts"][0]["values"] == ["provisional"]
+    assert [part["label"] for part in sny["Deck"]["parts"]] == ["Engineer", "Builder", "Specialist", "Mover"]
+    assert sny["Deck"]["default"] == "Engineer, Iron Worker, NYPD Officer, Subway Operator"
+    assert "Taxi Driver" in sny["Deck"]["parts"][3]["values"] and "Taxi Driver" not in sny["Deck"]["parts"][1]["values"]
+
+
+def test_every_choice_the_games_list_offers_sets_up_a_table(api: Api) -> None:
+    """What the page's form offers, the server accepts: each ruleset, each variant, each registered name of a game's
+    own tags (a deck: one of each part)."""
+    for game in api.http.get("/games").json()["games"]:
+        players = NAMES[: game["min_players"]]
+        setups = [{"Ruleset": name} for name in game["rulesets"]] + [{"Variant": v["name"]} for v in game["variants"]]
+        for tag in game["tags"]:
+            parts = tag["parts"]
+            for k in range(max(len(part["values"]) for part in parts)):
+                setups.append({tag["name"]: ", ".join(part["values"][k % len(part["values"])] for part in parts)})
+        for tags in setups:
+            assert api.create(game["id"], players, tags).status_code == 201, (game["id"], tags)
 
 
 def test_unknown_paths_and_methods_are_json_errors(api: Api) -> None:

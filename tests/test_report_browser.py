@@ -12,7 +12,6 @@ and then an error instead when ``REFEREE_REQUIRE_BROWSER`` is set, as ``.ci/run`
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,21 +24,15 @@ from referee.game import GameState, GameType
 from referee.parallel import default_jobs
 from referee.record import GameRecord, iter_games
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
-from referee.report.browser import chromium_path, launch
+from referee.report.browser import MISSING, browser_for_tests, launch
 from referee.report.build import write_report
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "records"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-CHROMIUM = chromium_path()
+CHROMIUM = browser_for_tests()  # CI (.ci/run): a missing browser is a failure
 
-if CHROMIUM is None and os.environ.get("REFEREE_REQUIRE_BROWSER"):  # CI (.ci/run): a missing browser is a failure
-    raise RuntimeError("REFEREE_REQUIRE_BROWSER is set and no Chromium binary was found (apt-get install chromium)")
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no Chromium binary for the browser tests (apt-get install chromium, or set REFEREE_CHROMIUM)",
-)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason=MISSING)
 
 SP_GAME = "records/saint-petersburg/golden/golden-2p-2nd-edition.rec"
 SJ_GAME = "records/san-juan/generated/sj-3p-seed01.rec"

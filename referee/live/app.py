@@ -3,7 +3,8 @@
 the OpenAPI document (``openapi.json``, data beside this module) is served as it is.
 
 Nothing a request says is opened as a path: a table's tags name variants, boards and deck lists by registered name
-only (the service's reading policy), the page and the OpenAPI document are read from the package once, at start.
+only (the service's reading policy); the page, its scripts and styles, the games' catalogue and the OpenAPI document
+are read from the package once, at start.
 """
 
 from __future__ import annotations
@@ -21,14 +22,35 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from .games import catalogue
 from .tables import ApiError, TableService, bad_request
 
 MAX_BODY = 64 * 1024  # bytes of a request body
 LOG = logging.getLogger("referee.live")
 
+# The scorekeeper page: static files read from the package at start (name -> package, file, media type); the picture
+# is the report page's own drawing code (one copy). The page runs only these scripts and styles and talks only to
+# this server.
+PAGE_FILES = {
+    "live.js": ("referee.live", "page/live.js", "text/javascript; charset=utf-8"),
+    "live.css": ("referee.live", "page/live.css", "text/css; charset=utf-8"),
+    "picture.js": ("referee.report", "assets/picture.js", "text/javascript; charset=utf-8"),
+    "picture.css": ("referee.report", "assets/picture.css", "text/css; charset=utf-8"),
+}
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+PAGE_HEADERS = {
+    "Content-Security-Policy": PAGE_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
 
-def _package_text(name: str) -> str:
-    return resources.files("referee.live").joinpath(name).read_text(encoding="utf-8")
+
+def _package_text(name: str, package: str = "referee.live") -> str:
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
 def openapi_document() -> dict[str, Any]:
@@ -175,7 +197,20 @@ async def events(request: Request) -> Response:
 
 async def page(request: Request) -> Response:
     html: str = request.app.state.page
-    return HTMLResponse(html)
+    return HTMLResponse(html, headers=PAGE_HEADERS)
+
+
+async def page_file(request: Request) -> Response:
+    """One of the page's scripts or styles (a fixed set, read at start: nothing a request names is opened)."""
+    found: tuple[str, str] | None = request.app.state.page_files.get(request.path_params["name"])
+    if found is None:
+        raise ApiError(404, "not-found", "no-such-path", f"no such path: {request.url.path[:100]}")
+    text, media_type = found
+    return Response(text, media_type=media_type, headers=PAGE_HEADERS)
+
+
+async def games(request: Request) -> Response:
+    return JSON(request.app.state.games)
 
 
 async def openapi(request: Request) -> Response:
@@ -209,7 +244,9 @@ async def on_crash(request: Request, exc: Exception) -> Response:
 
 ROUTES = [
     Route("/", page, methods=["GET"], name="page"),
+    Route("/page/{name}", page_file, methods=["GET"], name="page_file"),
     Route("/openapi.json", openapi, methods=["GET"], name="openapi"),
+    Route("/games", games, methods=["GET"], name="games"),
     Route("/tables", create_table, methods=["POST"], name="tables"),
     Route("/tables/{table_id}", table, methods=["GET"], name="table"),
     Route("/tables/{table_id}/lines", post_line, methods=["POST"], name="lines"),
@@ -237,5 +274,9 @@ def create_app(tables: TableService, *, close_store: bool = True) -> Starlette:
     )
     app.state.tables = tables
     app.state.page = _package_text("page/index.html")
+    app.state.page_files = {
+        name: (_package_text(file, package), media_type) for name, (package, file, media_type) in PAGE_FILES.items()
+    }
+    app.state.games = catalogue()
     app.state.openapi = openapi_document()
     return app

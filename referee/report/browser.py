@@ -38,6 +38,18 @@ def chromium_path() -> str | None:
     return None
 
 
+MISSING = "no Chromium binary for the browser tests (apt-get install chromium, or set REFEREE_CHROMIUM)"
+
+
+def browser_for_tests() -> str | None:
+    """The Chromium the browser tests drive, or None: they are skipped (with ``MISSING`` as the reason). Where
+    ``REFEREE_REQUIRE_BROWSER`` is set (CI, ``.ci/run``) a missing browser is an error instead."""
+    found = chromium_path()
+    if found is None and os.environ.get("REFEREE_REQUIRE_BROWSER"):
+        raise RuntimeError("REFEREE_REQUIRE_BROWSER is set and no Chromium binary was found (apt-get install chromium)")
+    return found
+
+
 def launch(playwright: Any, profile: Path, executable: str, **options: Any) -> Any:
     """A persistent browser context in a fresh profile folder (``playwright.chromium.launch_persistent_context``)."""
     return playwright.chromium.launch_persistent_context(

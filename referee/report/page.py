@@ -1,5 +1,8 @@
 """The report page: one static HTML file that needs nothing but itself.
 
+The picture of a position is drawn by ``assets/picture.js`` (with ``picture.css``), which the live scorekeeper page
+(``referee serve``) uses too; the report inlines it before its own script and style.
+
 The page is written as the games are judged, so memory stays flat however many games there are: first the head (the
 styles inline, a Content-Security-Policy that lets the page load nothing and run only its own script, by hash) and
 the skeleton; then each game's details as one ``<script type="application/x-referee-game">`` element holding its JSON
@@ -150,8 +153,8 @@ class ReportPage:
         self.arguments = arguments or []
         self.rows: list[dict[str, Any]] = []
         self.standings = Standings()
-        self.script = asset("report.js")
-        style = asset("report.css")
+        self.script = asset("picture.js") + "\n" + asset("report.js")  # the picture is shared with the live page
+        style = asset("picture.css") + "\n" + asset("report.css")
         if "</" in self.script or "</" in style:
             raise AssertionError("an inline asset may not hold '</'")
         csp = (

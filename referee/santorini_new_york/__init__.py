@@ -7,9 +7,11 @@ import random
 from collections import Counter
 from typing import Any, ClassVar
 
-from referee.game import Game, SetupContext
+from referee.game import Game, SetupContext, TagPart
 from referee.record import LineParser
 from referee.santorini_new_york import notation
+from referee.santorini_new_york.board import shipped_boards
+from referee.santorini_new_york.cards import KINDS, PROFESSIONS, shipped_deck_lists
 from referee.santorini_new_york.codes import SNYCode, SNYTermination
 from referee.santorini_new_york.options import RULESET_ALIASES, RULESETS, TAG_OPTIONS, SNYOptions
 from referee.santorini_new_york.setup import make_state
@@ -44,6 +46,17 @@ class SantoriniNewYork(Game[SNYState, SNYOptions]):
             elif isinstance(statement, notation.LossLine):
                 lost["worker"] += 1
         return {"played": played, "lost": lost}
+
+    @classmethod
+    def tag_choices(cls) -> dict[str, tuple[TagPart, ...]]:
+        """The shipped boards and deck lists, and the professions of a deck by kind (the Engineer, then one of each
+        other kind)."""
+        by_kind = tuple(TagPart(kind, tuple(name for name, of in PROFESSIONS.items() if of == kind)) for kind in KINDS)
+        return {
+            "Board": (TagPart("Board", tuple(shipped_boards())),),
+            "DeckList": (TagPart("DeckList", tuple(shipped_deck_lists())),),
+            "Deck": by_kind,
+        }
 
     @classmethod
     def make_parser(cls) -> LineParser:
