@@ -20,8 +20,9 @@ import pytest
 from referee.errors import RefereeError, Verdict
 from referee.replay import GameReport, check_text
 from referee.san_juan.cards import CARDS, TILES, TOTAL_CARDS
-from referee.san_juan.notation import Actor, Discard, make_parser, statement_text
+from referee.san_juan.notation import Actor, Discard, statement_text
 from referee.san_juan.options import FIRST_EDITION, SJOptions
+from referee.san_juan.parser import make_parser
 from referee.san_juan.play import random_game
 from referee.san_juan.state import CHOOSING, OVER, SJState
 
