@@ -21,6 +21,7 @@ import os
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sj_hidden_reference import reference_verdict
@@ -212,3 +213,91 @@ def test_the_issue_records_are_impossible_by_brute_force_at_the_line_the_referee
         (report,) = check_file(HIDDEN / name)
         assert report.ok and report.error is not None, name  # rejected at the line its Expect tag names
         assert reference.cards and reference.index == len(statements) - 1, name  # its last statement
+
+
+LIMITS = {  # each known limit's record and the reason the referee gives (docs/san-juan.md, "Hidden cards: the limits")
+    "sj-hidden-limit-kinds-through-a-reshuffle.rec": "candidates of several kinds stayed in a hand through a reshuffle",
+    "sj-hidden-limit-merged-candidates.rec": "a hand's candidates were merged into one pool",
+    "sj-hidden-limit-unknown-cards-of-two-ages.rec": "unknown cards of one hand that left the supply at different",
+    "sj-hidden-limit-face-down-at-two-reshuffles.rec": "face-down cards were out of the supply at two reshuffles",
+    "sj-hidden-limit-face-down-while-candidates.rec": "face-down cards were out of the supply at a reshuffle while",
+    "sj-hidden-limit-gold-mine-costs.rec": "a Gold Mine kept a card while unnamed cards were turned up",
+}
+
+
+def test_each_known_limit_is_impossible_and_accepted_with_its_reason() -> None:
+    """The limits are what the docs say: the reference finds no assignment after the last statement, the referee
+    accepts it and names the reason its judgement is not exact."""
+    assert sorted(LIMITS) == sorted(path.name for path in HIDDEN.glob("sj-hidden-limit-*.rec"))
+    doc = (HIDDEN.parent.parent.parent / "docs" / "san-juan.md").read_text(encoding="utf-8")
+    for name, reason in LIMITS.items():
+        options, statements = _record(HIDDEN / name)
+        reference = reference_verdict(PLAYERS, options, statements, limit=100_000)
+        assert reference.cards and reference.index == len(statements) - 1, name
+        state = SJState(PLAYERS, options)
+        for statement in statements:
+            state.apply(statement)
+        assert state.inexact is not None and state.inexact.startswith(reason), (name, state.inexact)
+        assert f"| {state.inexact} |" in doc and name in doc, name
+
+
+def test_a_keep_drawn_before_a_reshuffle_is_legal() -> None:
+    """A named keep of two '?' cards drawn across a reshuffle: only the first can be it (the pile shuffled in has
+    none), and the referee finds that reading."""
+    options, statements = _record(HIDDEN / "sj-hidden-legal-keep-drawn-before-the-reshuffle.rec")
+    assert reference_verdict(PLAYERS, options, statements).index is None
+    (report,) = check_file(HIDDEN / "sj-hidden-legal-keep-drawn-before-the-reshuffle.rec")
+    assert report.ok and report.error is None
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_full_games_that_know_fewer_cards_stay_valid(players: int) -> None:
+    """Soundness on the real deck: complete generated games, some cards written '?' (as a log that knows less),
+    replay valid — the referee never rejects a consistent record (the brute force cannot follow 110 cards)."""
+    names = ["Anna", "Boris", "Clara", "Dmitri"][:players]
+    for seed in range(12 if PROFILE == "ci" else 60):
+        rng = random.Random(seed)
+        unnamed = _blanker(rng, rng.choice([0.1, 0.4, 0.8]))
+        generator = Generator(names, random.Random(1000 + seed), FIRST_EDITION)
+        generator.run()
+        state = SJState(names, FIRST_EDITION)
+        for statement in generator.written:
+            state.apply(_cards(statement, unnamed))
+        assert state.stage == "over"
+
+
+def _blanker(rng: random.Random, share: float):
+    """A card list's change that writes about ``share`` of the named cards '?'."""
+
+    def unnamed(ref: NameRef) -> NameRef:
+        return NameRef("?", ref.column) if ref.name != "?" and rng.random() < share else ref
+
+    return unnamed
+
+
+def test_a_gold_mine_keep_needs_costs_left_for_its_unnamed_cards() -> None:
+    """Costs 1, 2, 3 and 5 only: once the Hero is out of the supply, four cards of different costs cannot be turned
+    up, so a keep is illegal — and legal while the Hero is in the supply."""
+    options, statements = _record(HIDDEN / "sj-hidden-limit-gold-mine-costs.rec")
+    keep = statements[8]
+    assert isinstance(keep, Actor) and isinstance(keep.action, GoldMineTurn) and keep.action.keeps
+    state = SJState(PLAYERS, options)
+    for statement in statements[:8]:
+        state.apply(statement)
+    state.located["Hero"] += 1  # the Hero in a known place (moved out of the supply for the test)
+    state.supply -= 1
+    with pytest.raises(RefereeError) as caught:
+        state.apply(keep)
+    assert caught.value.code == "sj-gold-mine" and "3 other cost(s)" in caught.value.message
+
+
+def test_what_every_choice_agrees_on_is_named() -> None:
+    """A '?' paid from three Smithies and a Well, after the Well is built: a Smithy. The two left are known hand cards
+    and the one paid a known card of the discard pile — no pool of candidates is left."""
+    _, statements = _record(HIDDEN / "sj-hidden-a-paid-unnamed-from-one-kind.rec")
+    state = SJState(PLAYERS, FIRST_EDITION)
+    for statement in statements[:5]:
+        state.apply(statement)
+    anna = state.p[0]
+    assert anna.hand_known == {"Smithy": 2} and anna.pool is None and not state.pools
+    assert state.discard_known == {"Smithy": 1} and state.located["Smithy"] == 3

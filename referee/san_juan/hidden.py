@@ -45,13 +45,10 @@ DISCARD, WAITING, TUCKED = "discard", "waiting", "tucked"
 
 
 def out_of_supply(state: SJBase, name: str) -> int:
-    """Copies of ``name`` certainly out of the supply: in known places, and the pools' candidates certainly out
-    (``Pool.lower``, written out: every draw with a pool alive asks it)."""
+    """Copies of ``name`` certainly out of the supply: in known places, and the pools' candidates certainly out."""
     out = state.located.get(name, 0)
     for pool in state.pools:
-        count = pool.by_name.get(name, 0)
-        if count > pool.gone:
-            out += count - pool.gone
+        out += pool.lower(name)
     return out
 
 
@@ -93,7 +90,8 @@ def _drop(counter: Counter, key: object, k: int = 1) -> None:
 
 
 class HandDraft:
-    """One hand's hidden part while a statement is checked: every change here, none in the state until ``commit``.
+    """One hand's hidden part while a statement is checked: every change here, none in the state until the ledger
+    commits it (``Ledger._commit``).
 
     ``located``, ``peaks`` and ``places`` collect what the statement changes elsewhere: copies newly in a known place,
     copies added at past reshuffles (``(epoch, name)``), and candidates found to be in a pile or under a Chapel."""
@@ -121,9 +119,6 @@ class HandDraft:
         self.inexact: str | None = None  # why this draft's description is wider than the record allows
 
     # ------------------------------------------------------------------------------------------ counting
-    def size(self) -> int:
-        return sum(self.known.values()) + sum(self.born.values()) + (self.pool.held if self.pool else 0)
-
     def out_now(self, name: str) -> int:
         """Copies of ``name`` certainly out of the supply, with this draft's changes (after the statement's
         reshuffle, if it has one)."""
@@ -327,10 +322,6 @@ class HandDraft:
         self.normalize(column)
 
     # ------------------------------------------------------------------------------------------ adding cards
-    def add_free(self, count: int, birth: int) -> None:
-        if count:
-            self.born[birth] += count
-
     def add_known(self, names: dict[str, int]) -> None:
         for name, k in names.items():
             self.known[name] += k
