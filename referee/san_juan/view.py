@@ -224,8 +224,6 @@ class View(TurnFlow):
             + (f" (known: {known})" if known else "")
             + (f", tiles seen: {' '.join(self.tiles_seen)}" if self.tiles_seen else "")
         )
-        if self.inexact is not None:  # the hidden cards' judgement rests on a wider description from here on
-            lines.append(f"hidden cards judged by a wider description than the record allows: {self.inexact}")
         for player in self.p:
             goods = ", ".join(f"{g} {k}" for g, k in player.goods.items() if k) or "none"
             lines.append(
