@@ -50,6 +50,15 @@ class LibraryUse(NamedTuple):
 NO_LIBRARY, LIBRARY_USED, LIBRARY_MAY = LibraryUse(False, False), LibraryUse(False, True), LibraryUse(True, False)
 
 
+def tally(counts: dict | None = None) -> Counter:
+    """A Counter with ``counts``, made without ``Counter.__init__`` (a Python-level call): the hidden-card code copies
+    a hand's counts for every statement with a ``?``."""
+    made: Counter = Counter.__new__(Counter)
+    if counts:
+        dict.update(made, counts)
+    return made
+
+
 @dataclass(slots=True)
 class Pool:
     """Cards of one hand the record left open: ``held`` of the candidates are in the hand, ``away`` in the discard
@@ -75,15 +84,15 @@ class Pool:
     def copy(self) -> Pool:
         return Pool(
             self.owner,
-            Counter(self.named),
-            Counter(self.wild),
+            tally(self.named),
+            tally(self.wild),
             self.held,
             self.away,
             self.waiting,
             self.fixed,
             self.gone,
-            [(epoch, gone, Counter(named)) for epoch, gone, named in self.history],
-            Counter(self.by_name),
+            list(self.history),  # its counts are copied when changed (``HandDraft._drop_named``)
+            tally(self.by_name),
         )
 
     def add_named(self, name: str, joined: int, k: int = 1) -> None:
@@ -210,6 +219,7 @@ class SJBase(GameState):
         # supply (``peaks``; None while no hidden card could be named later) and its round; ``inexact``: None while no
         # judgement rested on a description wider than the record allows, else why (docs/san-juan.md, "Hidden cards")
         self.pools: list[Pool] = []
+        self.pooled: Counter = Counter()  # the pools' candidates certainly out of the supply, by name (``Pool.lower``)
         self.epoch = 0
         self.peaks: list[Counter | None] = []
         self.reshuffle_rounds: list[int] = []

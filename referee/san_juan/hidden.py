@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from referee.errors import IllegalStatement
-from referee.san_juan.base import Pool, SJBase
+from referee.san_juan.base import Pool, SJBase, tally
 from referee.san_juan.codes import SJCode
 
 # Why a judgement stopped being exact (``SJBase.inexact``; docs/san-juan.md, "Hidden cards: the limits").
@@ -46,10 +46,18 @@ DISCARD, WAITING, TUCKED = "discard", "waiting", "tucked"
 
 def out_of_supply(state: SJBase, name: str) -> int:
     """Copies of ``name`` certainly out of the supply: in known places, and the pools' candidates certainly out."""
-    out = state.located.get(name, 0)
-    for pool in state.pools:
-        out += pool.lower(name)
-    return out
+    return state.located.get(name, 0) + state.pooled.get(name, 0)
+
+
+def pooled_counts(pools: list[Pool]) -> Counter:
+    """The pools' candidates certainly out of the supply, by name (``SJBase.pooled``: kept whenever a pool changes)."""
+    counts: Counter = Counter()
+    for pool in pools:
+        for name in pool.by_name:
+            lower = pool.lower(name)
+            if lower:
+                counts[name] += lower
+    return counts
 
 
 def when(state: SJBase, epoch: int) -> str:
@@ -80,6 +88,12 @@ def whereabouts(state: SJBase, name: str) -> str:
     return ", ".join(where) or "none"
 
 
+def _add_all(counter: Counter, added: dict) -> None:
+    """``counter.update(added)`` without ``Counter.update``'s Python-level call."""
+    for key, k in added.items():
+        counter[key] = counter.get(key, 0) + k
+
+
 def _drop(counter: Counter, key: object, k: int = 1) -> None:
     """``counter[key] -= k``, no entry left at zero."""
     value = counter[key] - k
@@ -103,8 +117,8 @@ class HandDraft:
         self.seat = seat
         player = ledger.p[seat]
         self.name = player.name
-        self.known = Counter(player.hand_known)
-        self.born = Counter(player.born)
+        self.known = tally(player.hand_known)
+        self.born = tally(player.born)
         self.pool = player.pool.copy() if player.pool is not None else None
         self.detached: list[Pool] = []  # pools of this hand that hold none of its cards but still count copies
         self.reshuffled = reshuffled
@@ -113,9 +127,9 @@ class HandDraft:
         self.epoch = ledger.epoch + reshuffled  # the epoch the statement's cards reach the hand in
         if reshuffled and self.pool is not None:
             self.pool.reshuffled(ledger.epoch)
-        self.located: Counter = Counter()
-        self.peaks: Counter = Counter()
-        self.places: dict[str, Counter] = {DISCARD: Counter(), WAITING: Counter(), TUCKED: Counter()}
+        self.located: Counter = tally()
+        self.peaks: Counter = tally()
+        self.places: dict[str, Counter] = {}  # place -> named candidates found there
         self.inexact: str | None = None  # why this draft's description is wider than the record allows
 
     # ------------------------------------------------------------------------------------------ counting
@@ -127,9 +141,11 @@ class HandDraft:
         count = ledger.located[name] + self.located[name]
         if self.reshuffled:
             count -= ledger.discard_known[name]
-        for pool in ledger.pools:
-            if pool is not own:
-                count += max(pool.count(name) - pool.gone - (pool.away if self.reshuffled else 0), 0)
+            for pool in ledger.pools:
+                if pool is not own:
+                    count += max(pool.count(name) - pool.gone - pool.away, 0)
+        else:  # the ledger's pools as it counts them, this hand's own as the draft has it
+            count += ledger.pooled.get(name, 0) - (own.lower(name) if own is not None else 0)
         if self.pool is not None:
             count += self.pool.lower(name)
         for pool in self.detached:
@@ -242,7 +258,7 @@ class HandDraft:
     def _merge_free(self) -> None:
         """The hand's free cards become wild candidates of its pool (a description covering both: not exact)."""
         assert self.pool is not None
-        self.pool.wild.update(self.born)
+        _add_all(self.pool.wild, self.born)
         self.pool.held += sum(self.born.values())
         self.born.clear()
         self._widen(MERGED)
@@ -302,13 +318,13 @@ class HandDraft:
             if not known:  # only free cards: the oldest goes (a younger one can do all it could)
                 _drop(born, min(born))
                 return
-            pool = self.pool = Pool(self.seat)
+            pool = self.pool = Pool(self.seat, tally(), tally(), by_name=tally())
         elif sum(known.values()) + sum(born.values()) >= 2 or (known and pool.gone):
             self._widen(MERGED)  # the union of both descriptions covers more than the hand may hold
         for name, k in known.items():
             pool.add_named(name, self.epoch, k)
             self.located[name] -= k
-        pool.wild.update(born)
+        _add_all(pool.wild, born)
         pool.held += sum(known.values()) + sum(born.values())
         known.clear()
         born.clear()
@@ -333,12 +349,12 @@ class HandDraft:
         away = sum(named.values()) + sum(wild.values()) - held
         pool = self.pool
         if pool is None or pool.held == 0:
-            pool = self.pool = Pool(self.seat)
+            pool = self.pool = Pool(self.seat, tally(), tally(), by_name=tally())
         else:
             self._widen(MERGED)  # two open descriptions of one hand become one
         for name, k in named.items():
             pool.add_named(name, self.epoch, k)
-        pool.wild.update(wild)
+        _add_all(pool.wild, wild)
         pool.held += held
         if place == DISCARD:
             pool.away += away
@@ -355,31 +371,25 @@ class HandDraft:
         pool = self.pool
         if pool is None:
             return
-        while True:
+        by_name = pool.by_name
+        while by_name:
             total = pool.total()
-            changed = False
-            for name in sorted(pool.names()):
-                certain = pool.count(name) + pool.held - total
-                if certain > 0:  # every choice of the held cards includes these: named from the pool
-                    for _ in range(certain):
-                        self._name_candidate_forced(name, column)
-                    changed = True
-                    break
-            if changed:
+            top = max(by_name.values())
+            if top + pool.held > total:  # every choice of the held cards includes these: named from the pool
+                name, k = next((name, k) for name, k in by_name.items() if k + pool.held > total)
+                for _ in range(k + pool.held - total):
+                    self._name_candidate_forced(name, column)
                 continue
-            places = [(DISCARD, pool.away), (WAITING, pool.waiting), (TUCKED, pool.fixed)]
-            busy = [place for place, count in places if count]
-            if not pool.gone and len(busy) == 1:  # every candidate not held is in that one place
-                place = busy[0]
-                count = dict(places)[place]
-                for name in sorted(pool.names()):
-                    certain = pool.count(name) + count - total
-                    if certain > 0:
-                        self._place_candidates(name, certain, place)
-                        changed = True
-                        break
-            if not changed:
+            if pool.gone:
                 break
+            busy = [(place, count) for place, count in ((DISCARD, pool.away), (WAITING, pool.waiting)) if count]
+            if pool.fixed:
+                busy.append((TUCKED, pool.fixed))
+            if len(busy) != 1 or top + busy[0][1] <= total:
+                break
+            place, count = busy[0]  # every candidate not held is in that one place: these are there
+            name, k = next((name, k) for name, k in by_name.items() if k + count > total)
+            self._place_candidates(name, k + count - total, place)
         if not pool.named:  # only wild candidates: the hand holds that many free cards
             births = sorted(b for b, k in pool.wild.items() for _ in range(k))
             if pool.held:
@@ -397,11 +407,14 @@ class HandDraft:
     @staticmethod
     def _drop_named(pool: Pool, name: str, joined: int) -> None:
         """A named candidate leaves the pool (named, or found in a pile): it leaves the counts kept at the reshuffles
-        since it joined too."""
+        since it joined too (new counts: a pool's copy shares them with the pool it was copied from)."""
         pool.drop_named(name, joined)
-        for epoch, _, named in pool.history:
+        history = pool.history
+        for index, (epoch, gone, named) in enumerate(history):
             if epoch >= joined:
+                named = Counter(named)
                 _drop(named, name)
+                history[index] = (epoch, gone, named)
 
     def _name_candidate_forced(self, name: str, column: int) -> None:
         """A candidate every choice keeps in the hand: it is a known hand card from now on."""
@@ -433,7 +446,7 @@ class HandDraft:
             pool.waiting -= count
         else:
             pool.fixed -= count
-        self.places[place][name] += count
+        self.places.setdefault(place, Counter())[name] += count
         self.located[name] += count
 
     # ------------------------------------------------------------------------------------------ text

@@ -29,12 +29,12 @@ from referee.san_juan.hidden import (
     DISCARD,
     READINGS,
     THROUGH,
-    TUCKED,
     TWICE,
     UNCOUNTED,
     WAITING,
     HandDraft,
     out_of_supply,
+    pooled_counts,
     when,
     whereabouts,
 )
@@ -152,7 +152,7 @@ class Ledger(SJBase):
         supply, discard = self.supply, -1  # the discard pile's size, counted when the supply runs out
         reshuffled = False
         seen: dict[str, int] = {}
-        cards, located, pools = self.cards, self.located, self.pools
+        cards, located, pooled = self.cards, self.located, self.pooled
         before: dict[str, int] = {}  # named cards drawn before the supply runs out
         for ref in refs:
             if supply == 0:
@@ -167,7 +167,7 @@ class Ledger(SJBase):
                 continue
             count = seen[name] = seen.get(name, 0) + 1
             # ``_out_of_supply``; with no pool and no reshuffle without the Counters' missing-key calls
-            base = self._out_of_supply(name, reshuffled) if reshuffled or pools else located.get(name, 0)
+            base = self._out_of_supply(name, True) if reshuffled else located.get(name, 0) + pooled.get(name, 0)
             if base + count > cards[name].copies:
                 raise self._exhausted(ref)
         if self.down_peak is not None and self.down_room - self.down_short < len(refs):  # else room enough
@@ -308,6 +308,7 @@ class Ledger(SJBase):
                     self.widen(THROUGH)  # the candidates that stay: some of several kinds, each kind counted alone
                 pool.reshuffled(self.epoch)
             self.pools = [pool for pool in self.pools if pool.held or pool.waiting or pool.fixed]
+            self.pooled = pooled_counts(self.pools)
         for name, k in self.discard_known.items():
             self.located[name] -= k
         self.supply = self.discard_size
@@ -525,6 +526,7 @@ class Ledger(SJBase):
             pools.append(pool)
         pools.extend(draft.detached)
         self.pools = pools
+        self.pooled = pooled_counts(pools)
         player.pool = pool
         player.hand_forgotten = pool.held if pool is not None else 0
         located = self.located
@@ -535,14 +537,16 @@ class Ledger(SJBase):
             peaks = self.peaks[epoch]
             assert peaks is not None  # a hand held hidden cards then
             peaks[name] += k
-        for name, k in draft.places[DISCARD].items():
-            self.discard_known[name] += k
-            self.discard_unknown -= k
-        for name, k in draft.places[WAITING].items():
-            self.pending_known[name] += k
-            self.pending_unknown -= k
-        for name, k in draft.places[TUCKED].items():
-            player.tucked_known[name] += k
+        for place, names in draft.places.items():
+            for name, k in names.items():
+                if place == DISCARD:
+                    self.discard_known[name] += k
+                    self.discard_unknown -= k
+                elif place == WAITING:
+                    self.pending_known[name] += k
+                    self.pending_unknown -= k
+                else:  # tucked: the tucked count holds them already
+                    player.tucked_known[name] += k
         if draft.inexact is not None:
             self.widen(draft.inexact)
         if self.down_peak is not None:
