@@ -12,10 +12,12 @@ after which none exists is illegal. This module decides it the slow, obvious way
   a ``?`` may be any card there — one world for each choice. Identical worlds are kept once. When no world is left,
   the record became inconsistent at that statement.
 
-It shares nothing with ``referee/san_juan/ledger.py`` and ``hidden.py`` but the statements' meaning: which cards a
-statement moves, and in which order (discards before draws within one action, a councillor's unkept cards after his
-draw). Default rule options only where they change where cards go (councillor discards not waiting, covered buildings
-to the discard pile, Chapel cards staying).
+The cards' identities are followed here alone: ``CountingState`` replaces every ledger method that looks at a name
+(the draws' and removals' checks, the keeps, the Gold Mine's costs) with counting, and the worlds share no code with
+``hidden.py``, ``copies.py`` or the ledger's pools and peaks — only the statements' meaning: which cards a statement
+moves, and in which order (discards before draws within one action, a councillor's unkept cards after his draw).
+Default rule options only where they change where cards go (councillor discards not waiting, covered buildings to the
+discard pile, Chapel cards staying).
 """
 
 from __future__ import annotations

@@ -69,11 +69,11 @@ def played(seed: int, length: int) -> list[object]:
     emit = generator.emit
 
     def counted(statement: object) -> None:
-        emit(statement)  # type: ignore[arg-type]
+        emit(statement)
         if len(generator.written) >= length:
             raise _Enough
 
-    generator.emit = counted  # type: ignore[method-assign]
+    generator.emit = counted
     with contextlib.suppress(_Enough):
         generator.run()
     return list(generator.written)
