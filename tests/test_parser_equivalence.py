@@ -35,7 +35,7 @@ GAMES = {"san-juan": "San Juan", "saint-petersburg": "Saint Petersburg"}
 
 def _make(game: str) -> Callable[[], LineParser]:
     if game == "san-juan":
-        from referee.san_juan.notation import make_parser
+        from referee.san_juan.parser import make_parser
     else:
         from referee.saint_petersburg.parser import make_parser
     return make_parser
@@ -217,7 +217,7 @@ def test_every_fuzzed_line_reads_as_lark_reads_it(game: str) -> None:
 
 def test_the_reader_leaves_what_it_is_not_sure_of_to_lark() -> None:
     """Errors, odd spacing and forms it does not know come from the grammar (the reader says None)."""
-    from referee.san_juan.notation import make_parser
+    from referee.san_juan.parser import make_parser
 
     parser = make_parser()
     reader = parser._reader
@@ -255,7 +255,7 @@ def test_san_juan_canonical_actions_read_every_name_in_every_position_as_lark() 
     ``?`` and good in every list position of every action exactly as the whole grammar does — or leaves the text
     to the lexing reader; a word the grammar reads otherwise there (a good where a card is due) is left too."""
     from referee.san_juan.cards import CARDS, GOODS
-    from referee.san_juan.notation import make_parser
+    from referee.san_juan.parser import make_parser
 
     parser = make_parser()
     reader = parser._reader
@@ -314,7 +314,7 @@ def test_the_readers_two_card_readings_agree() -> None:
     """San Juan's reader lexes a card's words as one run (``Cards.runs``, the grammar as it is); the card-by-card
     reading it keeps for a grammar whose card words are not one run must read every corpus and fuzzed action the
     same, as Lark does."""
-    from referee.san_juan.notation import make_parser
+    from referee.san_juan.parser import make_parser
     from referee.san_juan.reader import ActionReader, Cards
 
     parser = make_parser()

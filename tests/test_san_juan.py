@@ -20,8 +20,9 @@ import pytest
 from referee.errors import RefereeError, Verdict
 from referee.replay import GameReport, check_text
 from referee.san_juan.cards import CARDS, TILES, TOTAL_CARDS
-from referee.san_juan.notation import Actor, Discard, make_parser, statement_text
+from referee.san_juan.notation import Actor, Discard, statement_text
 from referee.san_juan.options import FIRST_EDITION, SJOptions
+from referee.san_juan.parser import make_parser
 from referee.san_juan.play import random_game
 from referee.san_juan.state import CHOOSING, OVER, SJState
 
@@ -417,7 +418,8 @@ def test_cards_kept_or_discarded_unseen_are_still_out_of_the_supply() -> None:
     state = fresh(2)
     run(state, "Anna: councillor\nAnna: draws Hero, Hero, Hero, Tower, Chapel; keeps ?")
     error = fails(state, "Boris: draws Hero, Crane; keeps Hero", "sj-card-exhausted")
-    assert "unseen 3" in error.message
+    # two are certainly in the discard pile (only one card was kept), the third is in her hand or there
+    assert "Anna's hand or the cards that left it unnamed 1, discard pile 2" in error.message
     run(state, "Boris: draws Tower, Crane; keeps Crane")  # one Tower out of its three copies: more remain
     # once the discard pile is reshuffled into the supply, the unseen ones may come up again
     state2 = fresh(2)
@@ -469,14 +471,19 @@ def test_a_draw_that_cannot_be_made_is_skipped() -> None:
 def test_a_question_mark_leaving_a_fully_known_hand_forgets_it() -> None:
     state = fresh(2)
     p = state.p[0]
-    p.hand_unknown = 0
+    p.hand_unknown, p.born = 0, Counter()
     state.supply += 4
     hold(state, "Anna", "Well", "Tower", "Hero", "Hero")
     run(state, "Anna: builder\nAnna: build Tower paying ?, ?")
-    # the card left is one of Well, Hero, Hero: no longer certain, but not anything either
+    # two of Well, Hero, Hero were paid: at least one Hero, so a Hero is certainly in the discard pile; the card
+    # kept is one of Well, Hero — no longer certain, but not anything either
     assert p.hand_known == Counter() and p.hand_unknown == 0
-    assert p.hand_forgotten == 1 and p.hand_pool == Counter(Well=1, Hero=2)
-    assert state.located["Hero"] == 0 and state.located["Well"] == 0 and state.card_count() == TOTAL_CARDS
+    assert p.hand_forgotten == 1 and p.pool is not None and p.pool.names() == {"Well", "Hero"}
+    assert state.discard_known == Counter(Hero=1) and state.located == Counter(
+        {"Indigo Plant": 2, "Tower": 1, "Hero": 1}
+    )
+    assert state._out_of_supply("Hero", False) == 2 and state._out_of_supply("Well", False) == 1
+    assert state.card_count() == TOTAL_CARDS
 
 
 # ------------------------------------------------------------------------------------------------ round start
@@ -827,7 +834,8 @@ def test_a_kept_question_mark_is_one_of_the_named_drawn_cards() -> None:
     state = fresh(2)
     run(state, "Anna: councillor\nAnna: draws Hero, Well, Tower, Smithy, Statue; keeps ?")
     p = state.p[0]
-    assert p.hand_forgotten == 1 and p.hand_pool == Counter(Hero=1, Well=1, Tower=1, Smithy=1, Statue=1)
+    assert p.hand_forgotten == 1 and p.pool is not None
+    assert p.pool.names() == {"Hero", "Well", "Tower", "Smithy", "Statue"} and p.pool.away == 4
     assert state.card_count() == TOTAL_CARDS
 
 

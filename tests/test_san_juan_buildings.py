@@ -65,7 +65,7 @@ def test_poor_house_does_not_fire_in_the_phase_it_is_built() -> None:
     hold(state, "Anna", "Poor House")
     run(state, "Anna: builder\nAnna: build Poor House paying ?")  # 3 cards left anyway; now with 0:
     state = fresh(2)
-    state.p[0].hand_unknown = 1
+    state.p[0].hand_unknown, state.p[0].born = 1, Counter({0: 1})
     state.supply += 3
     hold(state, "Anna", "Poor House")
     run(state, "Anna: builder\nAnna: build Poor House paying ?")

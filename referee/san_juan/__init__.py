@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from referee.game import Game, SetupContext
 from referee.record import LineParser
-from referee.san_juan import notation
+from referee.san_juan import notation, parser
 from referee.san_juan.cards import CARD_ATTRIBUTES, NAME_TABLE, card_table, tile_prices
 from referee.san_juan.options import RULESET_ALIASES, RULESETS, SJOptions
 from referee.san_juan.state import SJCode, SJState
@@ -65,7 +65,7 @@ class SanJuan(Game[SJState, SJOptions]):
 
     @classmethod
     def make_parser(cls) -> LineParser:
-        return notation.make_parser()
+        return parser.make_parser()
 
     @classmethod
     def new_state(cls, players: list[str], options: SJOptions, context: SetupContext | None = None) -> SJState:

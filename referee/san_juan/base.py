@@ -50,6 +50,108 @@ class LibraryUse(NamedTuple):
 NO_LIBRARY, LIBRARY_USED, LIBRARY_MAY = LibraryUse(False, False), LibraryUse(False, True), LibraryUse(True, False)
 
 
+def tally(counts: dict | None = None) -> Counter:
+    """A Counter with ``counts``, made without ``Counter.__init__`` (a Python-level call): the hidden-card code copies
+    a hand's counts for every statement with a ``?``."""
+    made: Counter = Counter.__new__(Counter)
+    if counts:
+        dict.update(made, counts)
+    return made
+
+
+@dataclass(slots=True)
+class Pool:
+    """Cards of one hand the record left open: ``held`` of the candidates are in the hand, ``away`` in the discard
+    pile (back in the supply at the next reshuffle), ``waiting`` among the councillors' discards, ``fixed`` under a
+    Chapel, and ``gone`` are out of the picture: shuffled back into the supply, or named from the hand when the
+    referee could not tell which candidate it was.
+
+    Candidates: ``named`` ones by (name, epoch they joined) and ``wild`` ones (any card) by the epoch they left the
+    supply. ``history``: at every reshuffle since the pool formed, (epoch, ``gone`` then, named candidates by name
+    then) — what ``lower`` counted at that moment, so a candidate named later adds only the copies not counted."""
+
+    owner: int
+    named: Counter = field(default_factory=Counter)
+    wild: Counter = field(default_factory=Counter)
+    held: int = 0
+    away: int = 0
+    waiting: int = 0
+    fixed: int = 0
+    gone: int = 0
+    history: list[tuple[int, int, Counter]] = field(default_factory=list)
+    by_name: Counter = field(default_factory=Counter)  # ``named`` by name alone (every check asks it)
+
+    def copy(self) -> Pool:
+        return Pool(
+            self.owner,
+            tally(self.named),
+            tally(self.wild),
+            self.held,
+            self.away,
+            self.waiting,
+            self.fixed,
+            self.gone,
+            list(self.history),  # its counts are copied when changed (``HandDraft._drop_named``)
+            tally(self.by_name),
+        )
+
+    def add_named(self, name: str, joined: int, k: int = 1) -> None:
+        self.named[name, joined] += k
+        self.by_name[name] += k
+
+    def drop_named(self, name: str, joined: int) -> None:
+        for counter, key in ((self.named, (name, joined)), (self.by_name, name)):
+            if counter[key] > 1:
+                counter[key] -= 1
+            else:
+                del counter[key]
+
+    def total(self) -> int:
+        return sum(self.by_name.values()) + sum(self.wild.values())
+
+    def count(self, name: str) -> int:
+        """Named candidates of ``name``."""
+        return self.by_name.get(name, 0)
+
+    def names(self) -> set[str]:
+        return set(self.by_name)
+
+    def lower(self, name: str) -> int:
+        """Copies of ``name`` certainly out of the supply: every named candidate, less those that may be gone."""
+        return max(self.count(name) - self.gone, 0)
+
+    def out(self) -> int:
+        """Candidates out of the supply and not in a known place (in the hand, the piles, under a Chapel)."""
+        return self.held + self.away + self.waiting + self.fixed
+
+    def key(self) -> tuple:
+        """The pool as a comparable value (the state's fingerprint)."""
+        return (
+            self.owner,
+            tuple(sorted((k, v) for k, v in self.named.items() if v)),  # (``by_name`` follows from it)
+            tuple(sorted((k, v) for k, v in self.wild.items() if v)),
+            self.held,
+            self.away,
+            self.waiting,
+            self.fixed,
+            self.gone,
+            tuple((e, g, tuple(sorted((k, v) for k, v in n.items() if v))) for e, g, n in self.history),
+        )
+
+    def reshuffled(self, epoch: int) -> None:
+        """The discard pile is shuffled into the supply at the end of ``epoch``: what the lower bound counted just
+        then is kept (``history``), and the candidates in the pile are gone."""
+        self.history.append((epoch, self.gone, Counter(self.by_name)))
+        self.gone += self.away
+        self.away = 0
+
+    def text(self) -> str:
+        """``2 of [Smithy, Well, ?]``: the hand's part of the pool, for messages and the summary."""
+        names = [name for (name, _), k in sorted(self.named.items()) for _ in range(k)]
+        names += ["?"] * sum(self.wild.values())
+        return f"{self.held} of [{', '.join(names)}]"
+
+
 @dataclass
 class PlayerState:
     name: str
@@ -57,8 +159,9 @@ class PlayerState:
     owned: Counter = field(default_factory=Counter)
     hand_known: Counter = field(default_factory=Counter)  # cards certainly in hand
     hand_unknown: int = 0  # cards never named: any card with a copy to spare
-    hand_pool: Counter = field(default_factory=Counter)  # candidates for the forgotten cards
-    hand_forgotten: int = 0  # cards that are some of hand_pool (a '?' left the hand)
+    born: Counter = field(default_factory=Counter)  # the unknown cards by the epoch they left the supply in
+    pool: Pool | None = None  # candidates for the forgotten cards (hidden.py)
+    hand_forgotten: int = 0  # cards that are some of the pool's candidates (a '?' left the hand): ``pool.held``
     goods: Counter = field(default_factory=Counter)  # good -> filled production buildings of that kind
     tucked: int = 0
     tucked_known: Counter = field(default_factory=Counter)  # the tucked cards the record named
@@ -80,9 +183,8 @@ class PlayerState:
 
     def hand_text(self) -> str:
         known = ", ".join(name for name, k in sorted(self.hand_known.items()) for _ in range(k))
-        if self.hand_forgotten:
-            pool = ", ".join(name for name, k in sorted(self.hand_pool.items()) for _ in range(k))
-            known = (known + ", " if known else "") + f"{self.hand_forgotten} of [{pool}]"
+        if self.hand_forgotten and self.pool is not None:
+            known = (known + ", " if known else "") + self.pool.text()
         if self.hand_unknown:
             known = (known + ", " if known else "") + f"{self.hand_unknown} unknown"
         return known or "-"
@@ -98,6 +200,7 @@ class SJBase(GameState):
         self.seats = {name: seat for seat, name in enumerate(players)}
         self.p = [PlayerState(name) for name in players]
         self.cards = card_table(options.cards)  # the card table, with a house rule's card changes
+        self.total_copies = sum(card.copies for card in self.cards.values())
         self.tiles = tile_table(options.trading_tiles)
         # the ledger: cards in known places, the supply (a count), the discard pile
         self.located: Counter = Counter()
@@ -105,15 +208,31 @@ class SJBase(GameState):
             player.city.append(options.start_building)
             player.owned[options.start_building] += 1
             self.located[options.start_building] += 1
-        self.supply = sum(card.copies for card in self.cards.values()) - self.n
+        self.supply = self.total_copies - self.n
         self.discard_known: Counter = Counter()
         self.discard_unknown = 0
         self.pending_known: Counter = Counter()  # councillor discards waiting for the phase end (option D6)
         self.pending_unknown = 0
         self.under_known: Counter = Counter()  # covered buildings kept out of play (option D3 = false)
-        # copies out of the supply though in no known place: cards that left it named and then went out of sight
-        # (some of a hand's forgotten cards, the rest discarded unseen) — until the discard pile is reshuffled
-        self.unseen_out: Counter = Counter()
+        # hidden cards (hidden.py): the hands' pools of candidates (and pools whose candidates left the hand but are
+        # still out of the supply), the reshuffles so far (``epoch``), at each the copies of every name out of the
+        # supply (``peaks``; None while no hidden card could be named later) and its round; ``inexact``: None while no
+        # judgement rested on a description wider than the record allows, else why (docs/san-juan.md, "Hidden cards")
+        self.pools: list[Pool] = []
+        self.pooled: Counter = Counter()  # the pools' candidates certainly out of the supply, by name (``Pool.lower``)
+        self.epoch = 0
+        self.peaks: list[Counter | None] = []
+        self.reshuffle_rounds: list[int] = []
+        self.inexact: str | None = None
+        # face-down cards (goods, unknown cards) out of the supply at the last reshuffle and still out: when the supply
+        # ran out every card was out of it, so they were exactly the copies the record does not place. ``down_peak``:
+        # that reshuffle's peak (None without such cards); ``down_room``: the copies not placed then, less the
+        # face-down cards still out; ``down_short``: the copies out now beyond that peak, which may not exceed the room
+        # (``Ledger._down_fits``)
+        self.down_peak: Counter | None = None
+        self.down_count = 0
+        self.down_room = 0
+        self.down_short = 0
         # the turn flow: round, role, phase turns
         self.governor: int | None = None
         self.round = 1
@@ -131,6 +250,11 @@ class SJBase(GameState):
         self.owed: dict[str, int] = {}
         self.archive_due: ArchiveDue | None = None
         self.final_claimed = False
+
+    def widen(self, reason: str) -> None:
+        """A judgement from now on rests on a description wider than the record allows (the first reason is kept)."""
+        if self.inexact is None:
+            self.inexact = reason
 
     def works(self, seat: int, name: str, covered: Card | None = None) -> bool:
         """A violet building works for its owner once the builder phase in which it was built is over."""

@@ -199,7 +199,12 @@ class BuilderPhase(OwedDraws):
             player.goods[covered.good] -= 1
             self._discard_goods(1)
         if covered.name == "Chapel" and not self.options.chapel_cards_stay and player.tucked:
-            # the tucked cards go to the discard pile: the named ones stay known there
+            # the tucked cards go to the discard pile: the named ones stay known there, and the candidates of a pool
+            # that went under the Chapel are in the pile now
             self.discard_known += player.tucked_known
             self.discard_unknown += player.tucked - sum(player.tucked_known.values())
             player.tucked, player.tucked_known = 0, Counter()
+            for pool in self.pools:
+                if pool.owner == seat:
+                    pool.away += pool.fixed
+                    pool.fixed = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from referee.san_juan.base import ArchiveDue
 from referee.san_juan.codes import SJCode
+from referee.san_juan.hidden import DISCARD, WAITING
 from referee.san_juan.ledger import Ledger
 from referee.san_juan.notation import Action, Council, Discard, quote_player
 
@@ -56,7 +57,7 @@ class CouncillorPhase(Ledger):
                 action.column,
             )
         uses_library = drawn > min(counts[1] if len(counts) > 1 else counts[0], available)  # self.capped(...)
-        self._check_draws(action.draws)
+        draws, open_reading = self._keep_draws(action.draws, action.keeps)
         keep = self.keep_limit(seat)
         kept = len(action.keeps)
         archive = self.works(seat, "Archive") and kept == drawn and drawn > keep
@@ -69,11 +70,13 @@ class CouncillorPhase(Ledger):
                 f"{player.name} keeps {may_keep} of the {drawn} drawn card(s), not {kept}",
                 action.column,
             )
-        plan = self._plan_keeps(action.draws, action.keeps)
+        waiting = self.options.council_discards_at_phase_end
+        plan = self._plan_keeps(seat, draws, action.keeps, WAITING if waiting else DISCARD)
+        plan.open_reading = open_reading
         # --- commit: draw all, keep some, discard the rest
         if uses_library:
             self.library_used.add(seat)
-        self._take_kept(seat, drawn, plan, self.options.council_discards_at_phase_end)
+        self._take_kept(seat, draws, plan, waiting)
         if archive:
             self.archive_due = ArchiveDue(seat, drawn - keep)
 
@@ -95,7 +98,8 @@ class CouncillorPhase(Ledger):
                 f"keeping all drawn cards with the Archive, not {len(action.cards)}",
                 action.column,
             )
-        plan = self._plan_removal(seat, action.cards, "the Archive discard")
+        waiting = self.options.council_discards_at_phase_end
+        plan = self._plan_removal(seat, action.cards, "the Archive discard", WAITING if waiting else DISCARD)
         self._remove(seat, plan)
-        self._to_discard_all(action.cards, self.options.council_discards_at_phase_end)
+        self._to_discard_all(action.cards, waiting)
         self.archive_due = None

@@ -17,6 +17,7 @@ from referee.san_juan.base import ACT, ACTING, CHOOSING, MINE, OVER, PROSPECT, S
 from referee.san_juan.builder import BuilderPhase
 from referee.san_juan.codes import SJCode
 from referee.san_juan.councillor import CouncillorPhase
+from referee.san_juan.hidden import TUCKED
 from referee.san_juan.notation import (
     Action,
     Actor,
@@ -281,7 +282,7 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
             raise self.fail(
                 SJCode.TUCK, f"{player.name} tucks before their own hand-limit discards, not after", action.column
             )
-        plan = self._plan_removal(seat, (action.card,), "the tuck")
+        plan = self._plan_removal(seat, (action.card,), "the tuck", TUCKED)
         self._remove(seat, plan)
         player.tucked += 1
         player.tucked_this_round = True

@@ -1,18 +1,16 @@
 """The hidden-card ledger: where San Juan's 110 cards are, as far as the record says.
 
-A record names the cards it knows and writes ``?`` for the others. The ledger therefore tracks each hand as a
-multiset of known names plus a count of unknown cards, the discard pile the same way, the supply as a count only,
-and ``located``: how many copies of each name sit in a *known* place (cities, known hand cards, the known part of
-the discard pile, tucked or covered cards). A name may be drawn, dealt or played out of the unknown part of a hand
-only while ``located[name]`` is below its number of copies — no card is ever seen more often than it exists. Goods
-are face-down cards of unknown identity. When the discard pile is shuffled into a new supply its known names become
-unknown again. When a ``?`` leaves a hand whose cards are all known, the referee cannot tell which one went: the
-hand's known cards are forgotten (become unknown), which loses knowledge but never accepts a wrong record.
+A record names the cards it knows and writes ``?`` for the others. The ledger tracks each hand as named cards, free
+unknown cards (by the epoch they left the supply) and a pool of candidates (``hidden.py``), the discard pile as named
+cards plus unknown ones, the supply as a count, goods as face-down cards of unknown identity, and ``located``: how many
+copies of each name sit in a *known* place (cities, named hand cards, the named part of the discard pile, tucked,
+covered and waiting cards). With the pools' candidates (``Pool.lower``) that is a lower bound of each name's copies
+out of the supply; no name may ever be drawn, dealt or played beyond its copies — now, and at every reshuffle a hidden
+card named later was out of the supply at (``peaks``, ``hidden.py``).
 
-Forgotten cards are still out of the supply: a councillor who draws three Heroes and keeps ``?`` holds one of them
-and discarded the others unseen, so no fourth Hero can be drawn. ``unseen_out`` counts such copies (out of the
-supply, in no known place) for the draw check, until a reshuffle returns the discard pile, and with it any of them,
-to the supply. It is a lower bound: a card that comes back into a known place takes one off it.
+When the discard pile is shuffled into a new supply (``_reshuffle``) its named cards become unknown again; the copies
+out of the supply just then are kept (``peaks``) while hidden cards stay out through it, and the face-down cards that
+do are held to them (``copies.py``).
 
 Checks (``_check_draws``, ``_plan_removal``, ``_plan_keeps``) change nothing; the matching moves (``_draw_into_hand``,
 ``_remove``, ``_take_kept``) carry out what was checked, so a rejected statement leaves the ledger as it was.
@@ -26,40 +24,50 @@ from dataclasses import dataclass
 
 from referee.errors import IllegalStatement
 from referee.record import NameRef
-from referee.san_juan.base import PlayerState, SJBase
 from referee.san_juan.codes import SJCode
+from referee.san_juan.copies import Copies
+from referee.san_juan.hidden import (
+    DISCARD,
+    READINGS,
+    THROUGH,
+    TWICE,
+    WAITING,
+    HandDraft,
+    pooled_counts,
+    whereabouts,
+)
 from referee.san_juan.notation import UNKNOWN
 
 
 @dataclass(slots=True)
 class Removal:
-    """Cards leaving a hand (checked, not yet applied): the named cards taken from its known part and from its pool,
-    its forgotten and unknown counts after the named cards left, the named cards that left its uncertain part (now in a
-    known place), and the ``?`` cards that left (then the known cards that remain become uncertain: any may have
-    gone)."""
+    """Cards leaving a hand (checked, not yet applied): the named cards taken from its known part; named and ``?``
+    cards taken from its unknown part when that is all the hand hides and all left the supply in one epoch (``free``,
+    ``blanks``, ``birth``: ``Ledger._plan_unknown_removal``); or else the hand's whole hidden part worked out card by
+    card (``draft``)."""
 
     from_known: dict[str, int]
-    from_pool: dict[str, int]
-    forgotten: int
-    unknown: int
-    relocated: dict[str, int]
-    blanks: int
+    draft: HandDraft | None = None
+    free: dict[str, int] | None = None  # named cards from the unknown part, all of one epoch (``birth``)
+    blanks: int = 0  # '?' cards from the unknown part
+    birth: int = 0
 
 
 @dataclass(slots=True)
 class KeepPlan:
-    """Where drawn cards go when some are kept: known, some of a pool, or of unknown identity; the rest discarded."""
+    """Where drawn cards go when some are kept (checked, not yet applied): named cards and unknown ones (by the epoch
+    they left the supply) to the hand, the rest to the discard pile; or a ``draft`` of the hand when the kept cards are
+    some of several (a pool)."""
 
     known: dict[str, int]
-    pool: dict[str, int]
-    forgotten: int
-    wild: int
+    free: dict[int, int]  # unknown cards kept, by the epoch they left the supply
     discard_known: dict[str, int]
     discard_unknown: int
-    unseen: dict[str, int]  # named drawn cards whose place (hand or discard pile) the record leaves open
+    draft: HandDraft | None = None
+    open_reading: bool = False  # the record left open which drawn '?' cards the named keeps were (``_keep_draws``)
 
 
-def _add(counter: Counter, name: str, k: int) -> None:
+def _add(counter: Counter, name: object, k: int) -> None:
     """``counter[name] += k`` with no entry left at zero (``+counter`` without the copy)."""
     value = counter.get(name, 0) + k
     if value:
@@ -83,6 +91,14 @@ def subtract_counts(counter: Counter, taken: dict[str, int]) -> None:
     _keep_positive(counter)
 
 
+def _tally(items: list[int]) -> dict[int, int]:
+    """``Counter(items)`` as a plain dict (a Counter costs a Python-level ``__init__``)."""
+    tally: dict[int, int] = {}
+    for item in items:
+        tally[item] = tally.get(item, 0) + 1
+    return tally
+
+
 def _keep_positive(counter: Counter) -> None:
     """Drop every entry not above 0 (``Counter._keep_positive``, a private method of ``Counter``)."""
     dropped = [name for name, k in counter.items() if not k > 0]
@@ -90,7 +106,7 @@ def _keep_positive(counter: Counter) -> None:
         counter.pop(name)
 
 
-class Ledger(SJBase):
+class Ledger(Copies):
     """Supply, discard pile, hands and the known places of every card: draws, discards and their checks."""
 
     @property
@@ -131,89 +147,114 @@ class Ledger(SJBase):
 
     # --------------------------------------------------------------------------------------------- drawing
     def _check_draws(self, refs: tuple[NameRef, ...], extra_discard: int = 0) -> None:
-        """Validate that the named cards can come off the supply (reshuffling the discard pile when it runs out)."""
+        """Validate that the named cards can come off the supply (reshuffling the discard pile when it runs out):
+        within their copies, and leaving room for the face-down cards kept through the last reshuffle."""
         supply, discard = self.supply, -1  # the discard pile's size, counted when the supply runs out
         reshuffled = False
         seen: dict[str, int] = {}
-        cards, located, unseen = self.cards, self.located, self.unseen_out
+        cards, located, pooled = self.cards, self.located, self.pooled
+        before: dict[str, int] = {}  # named cards drawn before the supply runs out
         for ref in refs:
             if supply == 0:
                 if discard < 0:
                     discard = self.discard_size + extra_discard
                 supply, discard, reshuffled = discard, 0, True
+                before = dict(seen)
+                self._check_down_reshuffle(refs, self.supply, before, extra_discard)  # at the card self.supply
             supply -= 1
             name = ref.name
             if name == UNKNOWN:
                 continue
             count = seen[name] = seen.get(name, 0) + 1
-            # ``_out_of_supply``; before any reshuffle without the Counters' missing-key calls
-            base = self._out_of_supply(name, True) if reshuffled else located.get(name, 0) + unseen.get(name, 0)
+            # ``_out_of_supply``; with no pool and no reshuffle without the Counters' missing-key calls
+            base = self._out_of_supply(name, True) if reshuffled else located.get(name, 0) + pooled.get(name, 0)
             if base + count > cards[name].copies:
                 raise self._exhausted(ref)
-
-    def _out_of_supply(self, name: str, reshuffled: bool) -> int:
-        """Copies of ``name`` that a draw cannot yield: those in known places and those out of sight, less the known
-        discards (and any unseen ones) when the discard pile is shuffled into the supply during the draw."""
-        if reshuffled:
-            return self.located[name] - self.discard_known[name]
-        return self.located[name] + self.unseen_out[name]
+        if self.down_peak is not None and self.down_room - self.down_short < len(refs):  # else room enough
+            drawn = before if reshuffled else seen
+            if drawn and not self._down_fits(drawn):
+                raise self._down_failed(refs[0].column, SJCode.CARD_EXHAUSTED)
 
     def _exhausted(self, ref: NameRef) -> IllegalStatement:
         card = self.cards[ref.name]
-        where = []
-        for player in self.p:
-            k = player.owned[card.name] + player.hand_known[card.name]
-            if k:
-                where.append(f"{player.name} {k}")
-        for player in self.p:
-            if player.tucked_known[card.name]:
-                where.append(f"under {player.name}'s Chapel {player.tucked_known[card.name]}")
-        if self.unseen_out[card.name]:
-            where.append(f"drawn, then kept or discarded unseen {self.unseen_out[card.name]}")
-        for label, counter in (
-            ("discard pile", self.discard_known),
-            ("covered", self.under_known),
-            ("waiting discard", self.pending_known),
-        ):
-            if counter[card.name]:
-                where.append(f"{label} {counter[card.name]}")
         return self.fail(
             SJCode.CARD_EXHAUSTED,
-            f"all {card.copies} copies of {card.name} are already accounted for ({', '.join(where)})",
+            f"all {card.copies} copies of {card.name} are already accounted for ({whereabouts(self, card.name)})",
             ref.column,
         )
 
-    def _reshuffle(self) -> None:
-        """The discard pile becomes the new supply; its known names are unknown again."""
+    def _reshuffle(self, drawn: Counter | None = None, hidden: int = 0) -> None:
+        """The discard pile becomes the new supply; its named cards are unknown again. While hidden cards stay out of
+        the supply through it, each name's copies out of the supply just now are kept (``peaks``; ``drawn``: named
+        cards this statement drew before the supply ran out, not yet in a known place; ``hidden``: cards it drew
+        unnamed before)."""
+        down = self._down_cards(hidden)
+        if self.down_peak is not None and self.down_count > 0:
+            self.widen(TWICE)  # their kinds are not followed from one reshuffle to the next
+        if down or any(player.hand_forgotten for player in self.p):
+            peak = Counter(self.located)
+            if drawn:
+                peak.update(drawn)
+            for pool in self.pools:
+                for name in pool.names():
+                    peak[name] += pool.lower(name)
+            self.peaks.append(peak)
+        else:  # no hidden card can be named later as one out of the supply now
+            peak = None
+            self.peaks.append(None)
+        if peak is not None and down and not self.pools:
+            self.down_peak, self.down_count, self.down_short = peak, down, 0
+            self.down_room = self.total_copies - sum(peak.values()) - down
+        else:  # with pools, the copies out are known only as lower bounds: the room is not counted
+            self.down_peak, self.down_count, self.down_room, self.down_short = None, down, 0, 0
+            self._end_down()
+        self.reshuffle_rounds.append(self.round)
+        if self.pools:
+            for pool in self.pools:
+                if pool.away and len(pool.names()) + bool(pool.wild) > 1:
+                    self.widen(THROUGH)  # the candidates that stay: some of several kinds, each kind counted alone
+                pool.reshuffled(self.epoch)
+            self.pools = [pool for pool in self.pools if pool.held or pool.waiting or pool.fixed]
+            self.pooled = pooled_counts(self.pools)
         for name, k in self.discard_known.items():
             self.located[name] -= k
         self.supply = self.discard_size
         self.discard_known = Counter()
         self.discard_unknown = 0
-        self.unseen_out.clear()  # some of them may be back in the supply now
+        self.epoch += 1
 
-    def _draw(self, count: int) -> None:
+    def _draw(self, count: int, refs: tuple[NameRef, ...] = ()) -> None:
+        """``count`` cards off the supply (``refs``: what the record calls them, when they go through a keep)."""
         if self.supply >= count:  # no reshuffle on the way
             self.supply -= count
             return
-        for _ in range(count):
+        for index in range(count):
             if self.supply == 0:
-                self._reshuffle()
+                drawn = Counter(ref.name for ref in refs[:index] if ref.name != UNKNOWN)
+                self._reshuffle(drawn, index - sum(drawn.values()))  # unnamed: '?' cards, goods
             self.supply -= 1
 
     def _draw_into_hand(self, seat: int, refs: tuple[NameRef, ...]) -> None:
         player = self.p[seat]
         known, located = player.hand_known, self.located
+        peak = self.down_peak
         for ref in refs:
             if self.supply == 0:
                 self._reshuffle()
+                peak = self.down_peak
             self.supply -= 1
             name = ref.name
             if name == UNKNOWN:
                 player.hand_unknown += 1
+                player.born[self.epoch] += 1
             else:  # ``+= 1`` on the Counters, without their missing-key calls
                 known[name] = known.get(name, 0) + 1
-                located[name] = located.get(name, 0) + 1
+                out = located[name] = located.get(name, 0) + 1
+                if peak is not None:  # ``_note_out``, without the call when no pool counts copies too
+                    if self.pools:
+                        self._note_out(name)
+                    elif out > peak.get(name, 0):
+                        self.down_short += 1
 
     # -------------------------------------------------------------------------------------------- discarding
     def _to_discard(self, ref: NameRef, pending: bool = False) -> None:
@@ -254,17 +295,15 @@ class Ledger(SJBase):
             self.discard_known += self.pending_known
             self.discard_unknown += self.pending_unknown
             self.pending_known, self.pending_unknown = Counter(), 0
+            for pool in self.pools:
+                pool.away += pool.waiting
+                pool.waiting = 0
 
     # ------------------------------------------------------------------------------------- cards leaving a hand
-    def _plan_removal(self, seat: int, refs: tuple[NameRef, ...], what: str) -> Removal:
-        """Check that the cards can leave the player's hand and work out the hand that remains.
-
-        A hand is known cards, ``forgotten`` cards that are some of ``pool`` and wholly unknown cards. A named card
-        leaves the known part first, then the forgotten part, then the unknown part (within its copies). A ``?`` that
-        leaves may have been any card, so the known cards join the pool: the hand that remains is then described by
-        a superset of the true possibilities — the referee loses some certainty but never rejects a legal record.
-        Nothing changes here: the plan holds what leaves, ``_remove`` carries it out.
-        """
+    def _plan_removal(self, seat: int, refs: tuple[NameRef, ...], what: str, place: str = DISCARD) -> Removal:
+        """Check that the cards can leave the player's hand (for ``place``, where its ``?`` cards go) and work out the
+        hand that remains. Named cards of its known part leave at once; any other card goes through a draft of the
+        hand's hidden part (``hidden.HandDraft``). Nothing changes here: ``_remove`` carries the plan out."""
         player = self.p[seat]
         if len(refs) > player.hand_size:
             raise self.fail(
@@ -272,11 +311,41 @@ class Ledger(SJBase):
                 f"{player.name} holds {player.hand_size} card(s); {what} needs {len(refs)}",
                 refs[player.hand_size].column,
             )
-        known, pool, located = player.hand_known, player.hand_pool, self.located
+        known = player.hand_known
         from_known: dict[str, int] = {}
-        from_pool: dict[str, int] = {}
-        relocated: dict[str, int] = {}
-        forgotten, unknown = player.hand_forgotten, player.hand_unknown
+        for ref in refs:
+            name = ref.name
+            taken = from_known.get(name, 0)
+            if name == UNKNOWN or known.get(name, 0) <= taken:
+                break
+            from_known[name] = taken + 1
+        else:  # every card is a named card of the known part (the common case)
+            return Removal(from_known)
+        plan = self._plan_unknown_removal(seat, refs)
+        if plan is not None:
+            return plan
+        draft = HandDraft(self, seat)
+        for ref in refs:
+            if ref.name != UNKNOWN:
+                draft.take(ref.name, ref.column, what)
+        for ref in refs:
+            if ref.name == UNKNOWN:
+                draft.take_unknown(ref.column, place)
+        self._check_draft(draft, refs[0].column)
+        return Removal({}, draft)
+
+    def _plan_unknown_removal(self, seat: int, refs: tuple[NameRef, ...]) -> Removal | None:
+        """``HandDraft``'s result, worked out directly in the common case of a hand with no pool whose unknown cards
+        all left the supply in one epoch: named cards from the known part, then from the unknown part (charged since
+        that epoch), ``?`` cards from the unknown part once no known card is left. None when the case is another or a
+        check fails (the draft then says why)."""
+        player = self.p[seat]
+        born = player.born
+        if player.pool is not None or len(born) > 1:
+            return None
+        known = player.hand_known
+        from_known: dict[str, int] = {}
+        free: dict[str, int] = {}
         blanks = 0
         for ref in refs:
             name = ref.name
@@ -284,90 +353,202 @@ class Ledger(SJBase):
                 blanks += 1
                 continue
             taken = from_known.get(name, 0)
-            if known.get(name, 0) > taken:  # from the known part
+            if known.get(name, 0) > taken:
                 from_known[name] = taken + 1
-                continue
-            if forgotten and pool.get(name, 0) > from_pool.get(name, 0):  # from the forgotten part
-                forgotten -= 1
-                if not unknown:  # with unknown cards left, the pool keeps it (a superset stays sound)
-                    from_pool[name] = from_pool.get(name, 0) + 1
-            elif unknown:  # from the unknown part
-                unknown -= 1
             else:
-                other = "other " if relocated.get(name) else ""
-                raise self.fail(
-                    SJCode.NOT_IN_HAND,
-                    f"{player.name} holds no {other}{name} (hand: {player.hand_text()})",
-                    ref.column,
-                )
-            moved = relocated[name] = relocated.get(name, 0) + 1
-            if located[name] + moved > self.cards[name].copies:
-                raise self.fail(
-                    SJCode.NOT_IN_HAND,
-                    f"{player.name} is not known to hold {name} and all "
-                    f"{self.cards[name].copies} copies are accounted for elsewhere (hand: "
-                    f"{player.hand_text()})",
-                    ref.column,
-                )
-        return Removal(from_known, from_pool, forgotten, unknown, relocated, blanks)
+                free[name] = free.get(name, 0) + 1
+        if blanks and sum(known.values()) > sum(from_known.values()):
+            return None  # a '?' that may be a known card: a pool
+        if sum(free.values()) + blanks > player.hand_unknown:
+            return None
+        birth = next(iter(born), self.epoch)
+        cards, peaks = self.cards, self.peaks
+        for name, k in free.items():
+            copies = cards[name].copies
+            if self._out_of_supply(name, False) + k > copies:
+                return None
+            for epoch in range(birth, self.epoch):
+                peak = peaks[epoch]
+                if peak is None or peak[name] + k > copies:
+                    return None
+        down = free and self.down_peak is not None and birth == self.epoch  # not kept through the last reshuffle
+        if down and not self._down_fits(free):
+            return None
+        return Removal(from_known, free=free, blanks=blanks, birth=birth)
+
+    def _check_draft(self, draft: HandDraft, column: int) -> None:
+        """A draft leaves room for the face-down cards kept through the last reshuffle; the change is kept for
+        ``_commit``. A draft with a pool of candidates, or one that covered a choice it could not make, ends that
+        count (its lower bounds are not what the room was counted from): no check, and the judgement is no longer
+        exact."""
+        if self.down_peak is None or draft.ends_down():
+            return
+        draft.down = draft.down_change()
+        room, short = draft.down
+        if (room or short) and not self._down_fits({}, room, short):
+            raise self._down_failed(column, SJCode.NOT_IN_HAND)
 
     def _remove(self, seat: int, plan: Removal) -> None:
+        if plan.draft is not None:
+            self._commit(plan.draft)
+            return
         player = self.p[seat]
-        known, pool, located = player.hand_known, player.hand_pool, self.located
+        known = player.hand_known
         for name, k in plan.from_known.items():  # _add(known, name, -k)
             value = known.get(name, 0) - k
             if value:
                 known[name] = value
             else:
                 known.pop(name, None)
-        for name, k in plan.from_pool.items():
-            _add(pool, name, -k)
-        forgotten, unknown = plan.forgotten, plan.unknown
-        if plan.blanks:
-            # cards left unnamed: any card may have gone, so the known cards join the pool — the hand that remains is
-            # described by a superset of the true possibilities
-            for name, k in known.items():
-                _add(located, name, -k)
-                self.unseen_out[name] += k  # in the hand or wherever the '?' went: out of the supply either way
-                pool[name] += k
-                forgotten += k
-            known.clear()
-            for _ in range(plan.blanks):
-                if forgotten:
-                    forgotten -= 1
-                else:
-                    unknown -= 1
-        for name, k in plan.relocated.items():
-            _add(located, name, k)
-            self._seen_again(name, k)
-        if not forgotten and pool:
-            pool.clear()
-        player.hand_forgotten, player.hand_unknown = forgotten, unknown
-        if forgotten or pool:  # else ``_settle_hand`` finds nothing to settle
-            self._settle_hand(player)
+        if plan.free is None:
+            return
+        # ``_plan_unknown_removal``'s cards from the unknown part (``HandDraft.take`` / ``take_unknown`` in short)
+        gone = sum(plan.free.values()) + plan.blanks
+        _add(player.born, plan.birth, -gone)
+        player.hand_unknown -= gone
+        for name, k in plan.free.items():
+            for epoch in range(plan.birth, self.epoch):
+                peaks = self.peaks[epoch]
+                assert peaks is not None  # the hand held these cards then
+                peaks[name] += k
+            _add(self.located, name, k)
+        if self.down_peak is not None and plan.free:
+            if plan.birth < self.epoch:  # out at the last reshuffle: named, no longer face down, counted there too
+                self.down_count -= sum(plan.free.values())
+            else:
+                for name, k in plan.free.items():
+                    self._note_out(name, k)
 
-    def _seen_again(self, name: str, k: int) -> None:
-        """``k`` copies of ``name`` are in a known place again: any of them may have been counted unseen."""
-        unseen = self.unseen_out.get(name, 0)
-        if unseen:
-            _add(self.unseen_out, name, -min(k, unseen))
-
-    def _settle_hand(self, player: PlayerState) -> None:
-        """When the forgotten cards are the whole pool, they are known again."""
-        if player.hand_forgotten and sum(player.hand_pool.values()) == player.hand_forgotten:
-            for name, k in player.hand_pool.items():
-                player.hand_known[name] += k
-                self.located[name] += k
-                self._seen_again(name, k)
-            player.hand_pool.clear()
-            player.hand_forgotten = 0
-        elif not player.hand_forgotten and player.hand_pool:
-            player.hand_pool.clear()
+    def _commit(self, draft: HandDraft) -> None:
+        """Put a checked draft of a hand in place: the hand, its pool, the copies counted now and at past
+        reshuffles, the candidates found in a pile or under a Chapel."""
+        player = self.p[draft.seat]
+        player.hand_known = draft.known
+        player.born = draft.born
+        player.hand_unknown = sum(draft.born.values())
+        old = player.pool
+        pools = [pool for pool in self.pools if pool is not old]
+        pool = draft.pool if draft.pool is not None and draft.pool.held else None
+        if pool is not None:
+            pools.append(pool)
+        pools.extend(draft.detached)
+        self.pools = pools
+        self.pooled = pooled_counts(pools)
+        player.pool = pool
+        player.hand_forgotten = pool.held if pool is not None else 0
+        located = self.located
+        for name, k in draft.located.items():
+            if k:
+                _add(located, name, k)
+        for (epoch, name), k in draft.peaks.items():
+            peaks = self.peaks[epoch]
+            assert peaks is not None  # a hand held hidden cards then
+            peaks[name] += k
+        for place, names in draft.places.items():
+            for name, k in names.items():
+                if place == DISCARD:
+                    self.discard_known[name] += k
+                    self.discard_unknown -= k
+                elif place == WAITING:
+                    self.pending_known[name] += k
+                    self.pending_unknown -= k
+                else:  # tucked: the tucked count holds them already
+                    player.tucked_known[name] += k
+        if draft.inexact is not None:
+            self.widen(draft.inexact)
+        if self.down_peak is not None:
+            if draft.ends_down():
+                self._end_down()
+            else:
+                room, short = draft.down
+                self.down_room += room
+                self.down_short += short
+                self.down_count -= draft.revealed_down
 
     # ------------------------------------------------------------------------------------------ drawn and kept
-    def _plan_keeps(self, draws: tuple[NameRef, ...], keeps: tuple[NameRef, ...]) -> KeepPlan:
-        """Match the kept cards to the drawn ones (a named keep to a drawn name, else to a drawn ``?``; a kept ``?``
-        to any drawn card) and work out what goes to the hand and what to the discard pile."""
+    def _keep_draws(self, draws: tuple[NameRef, ...], keeps: tuple[NameRef, ...]) -> tuple[tuple[NameRef, ...], bool]:
+        """The drawn cards with the ``?`` cards a named keep names written by that name (at the keep's column),
+        checked (``_check_draws``); and whether the record left open which ``?`` cards they were.
+
+        A named keep is a drawn card of its name, else a drawn ``?`` — the last ones drawn, the least they can have
+        been out of the supply. When the supply runs out during the draw, a keep may be a card drawn before the
+        reshuffle or after it: each reading is tried (the first that is legal is taken). A keep matching no drawn
+        card is left for ``_plan_keeps`` to refuse."""
+        for ref in draws:
+            if ref.name == UNKNOWN:
+                break
+        else:  # every drawn card named: nothing to read
+            self._check_draws(draws)
+            return draws, False
+        readings = self._keep_readings(draws, keeps)
+        if readings is None:  # too many readings to try: the keeps' cards are not checked (not exact)
+            self._check_draws(draws)
+            return draws, True
+        error: IllegalStatement | None = None
+        for reading in readings:
+            try:
+                self._check_draws(reading)
+            except IllegalStatement as problem:
+                error = error or problem
+                continue
+            return reading, len(readings) > 1
+        assert error is not None
+        raise error
+
+    def _keep_readings(
+        self, draws: tuple[NameRef, ...], keeps: tuple[NameRef, ...]
+    ) -> list[tuple[NameRef, ...]] | None:
+        """Every way the named keeps that match no drawn name can be drawn ``?`` cards, as far as it matters: the
+        last ``?`` cards drawn before a reshuffle during the draw, or after it (None: more than 16 ways)."""
+        named: dict[str, int] = {}
+        for ref in draws:
+            if ref.name != UNKNOWN:
+                named[ref.name] = named.get(ref.name, 0) + 1
+        unmatched: list[NameRef] = []
+        for ref in keeps:
+            if ref.name == UNKNOWN:
+                continue
+            if named.get(ref.name, 0) > 0:
+                named[ref.name] -= 1
+            else:
+                unmatched.append(ref)
+        blanks = [index for index, ref in enumerate(draws) if ref.name == UNKNOWN]
+        unmatched = unmatched[: len(blanks)]
+        if not unmatched:
+            return [draws]
+        point = self.supply if self.supply < len(draws) else len(draws)  # the first card after a reshuffle
+        before = [index for index in blanks if index < point]
+        after = [index for index in blanks if index >= point]
+        splits: list[tuple[tuple[NameRef, ...], tuple[NameRef, ...]]]
+        if not before or not after:  # the '?' cards all on one side of a reshuffle, or none: the last ones
+            splits = [(tuple(unmatched), ())]
+            after = blanks
+        else:
+            splits = []
+            for mask in range(1 << len(unmatched)):
+                late = tuple(ref for bit, ref in enumerate(unmatched) if mask >> bit & 1)
+                early = tuple(ref for bit, ref in enumerate(unmatched) if not mask >> bit & 1)
+                if len(late) <= len(after) and len(early) <= len(before):
+                    splits.append((late, early))
+            if len(splits) > 16:
+                return None
+        readings: list[tuple[NameRef, ...]] = []
+        for late, early in splits:
+            reading = list(draws)
+            for ref, index in zip(late, reversed(after), strict=False):
+                reading[index] = ref
+            for ref, index in zip(early, reversed(before), strict=False):
+                reading[index] = ref
+            if tuple(reading) not in readings:
+                readings.append(tuple(reading))
+        return readings
+
+    def _plan_keeps(
+        self, seat: int, draws: tuple[NameRef, ...], keeps: tuple[NameRef, ...], place: str = DISCARD
+    ) -> KeepPlan:
+        """Work out what goes to the hand and what to the discard pile (``place``) when ``keeps`` are kept of
+        ``draws`` (resolved: ``_resolve_keeps``): a named keep is a drawn card of its name, a kept ``?`` any drawn
+        card."""
         named: dict[str, int] = {}
         wild = 0
         for ref in draws:
@@ -375,8 +556,10 @@ class Ledger(SJBase):
                 wild += 1
             else:
                 named[ref.name] = named.get(ref.name, 0) + 1
-        revealed: dict[str, int] = {}  # drawn '?'s the keeps name
-        reshuffled = self.supply < len(draws)  # a '?' may have come from the discard pile shuffled in
+        births: list[int] = []  # the epoch each drawn '?' left the supply in (the cards after a reshuffle: the next)
+        if wild:
+            at, epoch = self.supply, self.epoch
+            births = [epoch + (index >= at) for index, ref in enumerate(draws) if ref.name == UNKNOWN]
         known: dict[str, int] = {}
         blanks = 0
         for ref in keeps:
@@ -384,51 +567,70 @@ class Ledger(SJBase):
             if name == UNKNOWN:
                 blanks += 1
                 continue
-            if named.get(name, 0) > 0:
-                named[name] -= 1
-            elif wild > 0:
-                wild -= 1
-                revealed[name] = revealed.get(name, 0) + 1
-                drawn = sum(1 for r in draws if r.name == name) + revealed[name]
-                if self._out_of_supply(name, reshuffled) + drawn > self.cards[name].copies:
-                    raise self._exhausted(ref)
-            else:
+            if named.get(name, 0) <= 0:
                 raise self.fail(SJCode.KEEP_NOT_DRAWN, f"{name} is not among the drawn cards", ref.column)
+            named[name] -= 1
             known[name] = known.get(name, 0) + 1
         named = {name: k for name, k in named.items() if k > 0}
         left = sum(named.values()) + wild
         if blanks == 0:
-            return KeepPlan(known, {}, 0, 0, named, wild, {})
+            return KeepPlan(known, {}, named, wild)
         if blanks == left:  # every remaining drawn card is kept
             for name, k in named.items():
                 known[name] = known.get(name, 0) + k
-            return KeepPlan(known, {}, 0, wild, {}, 0, {})
-        if wild == 0:  # the kept '?'s are some of the named drawn cards
-            return KeepPlan(known, named, blanks, 0, {}, left - blanks, named)
-        return KeepPlan(known, {}, 0, blanks, {}, left - blanks, named)
+            return KeepPlan(known, _tally(births), {}, 0)
+        if not named:  # the kept '?'s are unknown drawn cards: the latest kept (they can do all the older could)
+            return KeepPlan(known, _tally(births[wild - blanks :]), {}, wild - blanks)
+        if wild == 0 and len(named) == 1:  # one name left: the kept '?'s are that card
+            (name,) = named
+            known[name] = known.get(name, 0) + blanks
+            return KeepPlan(known, {}, {name: left - blanks}, 0)
+        # the kept '?'s are some of several drawn cards: the hand gets a pool of them
+        draft = HandDraft(self, seat, self.supply < len(draws))
+        draft.add_known(known)
+        draft.add_pool(named, Counter(births), blanks, place, keeps[0].column)
+        self._check_draft(draft, keeps[0].column)
+        return KeepPlan({}, {}, {}, left - blanks, draft)  # the rest go to the pile unnamed: the pool knows
 
-    def _take_kept(self, seat: int, count: int, plan: KeepPlan, pending: bool = False) -> None:
-        """Carry out a ``_plan_keeps`` plan: ``count`` cards come off the supply, some to the hand, the rest to the
+    def _take_kept(self, seat: int, draws: tuple[NameRef, ...], plan: KeepPlan, pending: bool = False) -> None:
+        """Carry out a ``_plan_keeps`` plan: the drawn cards come off the supply, some to the hand, the rest to the
         discard pile (or the pile waiting for the phase end)."""
         player = self.p[seat]
         located = self.located
-        self._draw(count)
-        for name, k in plan.unseen.items():  # named when drawn, then kept as '?' or discarded unseen
-            self.unseen_out[name] += k
+        self._draw(len(draws), draws)
+        known_pile = self.pending_known if pending else self.discard_known
+        if plan.open_reading:  # one reading was taken for the checks: not exact, and the room is not counted
+            self.widen(READINGS)
+            self._end_down()
+        if plan.draft is not None:
+            self._commit(plan.draft)
         known = player.hand_known
+        peak = self.down_peak if not self.pools else None  # with pools: ``_note_out`` after the moves
         for name, k in plan.known.items():  # ``+= k`` on the Counters, without their missing-key calls
             known[name] = known.get(name, 0) + k
-            located[name] = located.get(name, 0) + k
-        for name, k in plan.pool.items():
-            player.hand_pool[name] += k
-        player.hand_forgotten += plan.forgotten
-        player.hand_unknown += plan.wild
-        if player.hand_forgotten or player.hand_pool:  # else ``_settle_hand`` finds nothing to settle
-            self._settle_hand(player)
-        known_pile = self.pending_known if pending else self.discard_known
+            out = located.get(name, 0)
+            located[name] = out + k
+            if peak is not None:  # ``_note_out`` before the count changes: past the last reshuffle's peak?
+                over = out - peak.get(name, 0)
+                if over + k > 0:
+                    self.down_short += k if over >= 0 else over + k
+        if plan.free:
+            player.born.update(plan.free)
+            player.hand_unknown += sum(plan.free.values())
         for name, k in plan.discard_known.items():
-            located[name] = located.get(name, 0) + k
+            out = located.get(name, 0)
+            located[name] = out + k
             known_pile[name] = known_pile.get(name, 0) + k
+            if peak is not None:
+                over = out - peak.get(name, 0)
+                if over + k > 0:
+                    self.down_short += k if over >= 0 else over + k
+        if self.down_peak is not None and self.pools:  # every copy of a name at once (it reads the count after)
+            noted = dict(plan.known)
+            for name, k in plan.discard_known.items():
+                noted[name] = noted.get(name, 0) + k
+            for name, k in noted.items():
+                self._note_out(name, k)
         if pending:
             self.pending_unknown += plan.discard_unknown
         else:

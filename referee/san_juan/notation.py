@@ -6,15 +6,11 @@ A card whose identity the record does not know is written ``?`` and read as ``Na
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import cast
 
 from lark import Token, v_args
 
-from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, Pieces, SyntaxExample, card_lookup, quote_player
+from referee.record import NameRef, card_lookup, quote_player
 from referee.san_juan.cards import NAME_TABLE
 from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
 
@@ -263,83 +259,6 @@ class StatementBuilder(CommonStatements):
     @v_args(inline=True)
     def pass_turn(self, word: Token) -> Pass:
         return Pass(_at(word))
-
-
-TERMINAL_WORDS = {
-    "PLAYER_NAME": "a player name",
-    "QUOTED": "a quoted player name",
-    "WORD": "a card name",
-    "INT": "a number",
-    "SIGNED_INT": "a number",
-    "COLON": "':'",
-    "COMMA": "','",
-    "SEMICOLON": "';'",
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "GOVERNOR": "'governor'",
-    "HAND": "'hand'",
-    "ROUND": "'round'",
-    "TILE": "'tile'",
-    "FINAL": "'final'",
-    "ROLE": "a role (builder, producer, trader, councillor, prospector)",
-    "BUILD": "'build'",
-    "OVER": "'over'",
-    "PAYING": "'paying'",
-    "GOODS": "'goods'",
-    "PRODUCE": "'produce'",
-    "SELL": "'sell'",
-    "GOOD": "a good (indigo, sugar, tobacco, coffee, silver)",
-    "DRAWS": "'draws'",
-    "KEEPS": "'keeps'",
-    "NONE": "'none'",
-    "GOLD_MINE": "'gold mine'",
-    "TUCKS": "'tucks'",
-    "DISCARDS": "'discards'",
-    "PASS": "'pass'",
-    "SOURCE": "a draw source (prospector, carpenter, poor house, well, market stand, market hall)",
-    "TILE_VALUE": "a tile like 1-1-2-2-3",
-    "UNKNOWN": "'?'",
-}
-
-SYNTAX_EXAMPLES = (
-    SyntaxExample(
-        RecordCode.MISSING_COLON,
-        "a ':' is missing after the player name or statement keyword",
-        ("Anna builder", "Anna pass", "governor Anna", "hand Anna Smithy", "tile 1-1-2-2-3", "final Anna 3"),
-    ),
-    SyntaxExample(
-        RecordCode.UNKNOWN_ACTION,
-        "unknown action; a turn is a role, build, produce, sell, draws, gold mine, tucks, discards or pass",
-        ("Anna: purchase Smithy", "Anna: steal Smithy", "Anna: mayor", "Anna: captain"),
-    ),
-    SyntaxExample(RecordCode.MISSING_NUMBER, "a number is missing", ("round", "final: Anna")),
-)
-
-
-def _action_reader(parser: LineParser) -> Callable[[str, int], object | None]:
-    from referee.san_juan.reader import ActionReader  # the reader builds on this module's statements
-
-    return ActionReader(parser)
-
-
-PIECES = Pieces(
-    lists={
-        "final": ("final_entry", lambda column, items: FinalClaim(tuple(items), column)),
-        "win": ("player", lambda column, items: WinClaim(tuple(items), column)),
-    },
-    actor=("action", lambda player, action: Actor(player, cast(Action, action))),
-    keywords=frozenset({"governor", "tile", "final", "win"}),
-    reader=_action_reader,
-    items=frozenset({"card", "unknown", "good_kind"}),
-    flat_items={"final_entry": ("SIGNED_INT", "3", False)},
-    headed={"HAND": ("player", "some_card", lambda column, player, cards: HandDeal(player, tuple(cards), column))},
-)
-
-
-def make_parser() -> LineParser:
-    return LineParser(
-        Path(__file__).with_name("san_juan.lark"), StatementBuilder, TERMINAL_WORDS, SYNTAX_EXAMPLES, PIECES
-    )
 
 
 # --- writing statements back as text --------------------------------------------------------------------------

@@ -48,8 +48,8 @@ def hand(state: SJState, seat: int) -> list[dict[str, Any]]:
     """The cards the record named, then the forgotten ones (some of a known pool) and the unknown ones as card backs."""
     player = state.p[seat]
     drawn = [card(name) for name, count in sorted(player.hand_known.items()) for _ in range(count)]
-    if player.hand_forgotten:
-        pool = ", ".join(sorted(name for name, count in player.hand_pool.items() if count))
+    if player.hand_forgotten and player.pool is not None:
+        pool = ", ".join(sorted(player.pool.names()) + (["any card"] if player.pool.wild else []))
         drawn += [{"name": "?", "colour": "back", "note": f"one of {pool}"}] * player.hand_forgotten
     drawn += [{"name": "?", "colour": "back", "note": "unknown"}] * player.hand_unknown
     return drawn

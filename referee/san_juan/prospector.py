@@ -3,8 +3,12 @@ turns up 4 cards and keeps one only if all 4 costs differ ([D12]: the order and 
 
 from __future__ import annotations
 
+from collections import Counter
+
+from referee.record import NameRef
 from referee.san_juan.base import MINE, PROSPECT, Turn
 from referee.san_juan.codes import SJCode
+from referee.san_juan.hidden import GOLD_MINE
 from referee.san_juan.ledger import Ledger
 from referee.san_juan.notation import GoldMineTurn, OwedDraw, is_unknown
 from referee.turns import clockwise
@@ -47,9 +51,9 @@ class ProspectorPhase(Ledger):
         self._check_count(
             due, o.gold_mine_cards, len(action.cards), action.column, f"a Gold Mine turns up {o.gold_mine_cards} cards"
         )
-        self._check_draws(action.cards)
-        named = [self.cards[ref.name].cost for ref in action.cards if not is_unknown(ref)]
-        distinct = len(action.cards) == o.gold_mine_cards and len(set(named)) == len(named)
+        cards, open_reading = self._keep_draws(action.cards, action.keeps)
+        named = [self.cards[ref.name].cost for ref in cards if not is_unknown(ref)]
+        distinct = len(cards) == o.gold_mine_cards and len(set(named)) == len(named)
         if len(action.keeps) > 1:
             raise self.fail(SJCode.GOLD_MINE, "a Gold Mine keeps at most 1 card", action.keeps[1].column)
         if action.keeps:
@@ -58,12 +62,42 @@ class ProspectorPhase(Ledger):
                 raise self.fail(
                     SJCode.GOLD_MINE,
                     "the turned-up cards do not all differ in cost "
-                    f"({', '.join(f'{r.name} {self.cards[r.name].cost}' for r in action.cards if not is_unknown(r))}"
+                    f"({', '.join(f'{r.name} {self.cards[r.name].cost}' for r in cards if not is_unknown(r))}"
                     "): all are discarded",
                     ref.column,
                 )
-        elif distinct and not o.gold_mine_keep_optional and all(not is_unknown(r) for r in action.cards):
+            if len(named) < len(cards):
+                self._check_distinct_costs(cards, ref.column)
+        elif distinct and not o.gold_mine_keep_optional and all(not is_unknown(r) for r in cards):
             raise self.fail(SJCode.GOLD_MINE, "the four costs differ: the owner keeps one of the cards", action.column)
-        plan = self._plan_keeps(action.cards, action.keeps)
+        plan = self._plan_keeps(seat, cards, action.keeps)
+        plan.open_reading = open_reading
         # --- commit: turn up, keep one, discard the rest
-        self._take_kept(seat, len(action.cards), plan)
+        if action.keeps and len(named) < len(cards):
+            self.widen(GOLD_MINE)  # the unnamed cards differ in cost: a bond between their kinds no later check keeps
+        self._take_kept(seat, cards, plan)
+
+    def _check_distinct_costs(self, cards: tuple[NameRef, ...], column: int) -> None:
+        """A keep needs the four costs to differ: the ``?`` cards must be of costs no named card has, each with a copy
+        of such a cost still in the supply (before or after a reshuffle during the turn-up)."""
+        named = [ref.name for ref in cards if not is_unknown(ref)]
+        used = {self.cards[name].cost for name in named}
+        drawn = Counter(named)
+        reshuffled = self.supply < len(cards)
+        costs = set()
+        for name, card in self.cards.items():
+            if card.copies and card.cost not in used:
+                spare = card.copies - drawn[name] - self._out_of_supply(name, False)
+                if reshuffled:
+                    spare = max(spare, card.copies - drawn[name] - self._out_of_supply(name, True))
+                if spare > 0:
+                    costs.add(card.cost)
+        blanks = len(cards) - len(named)
+        if len(costs) < blanks:
+            raise self.fail(
+                SJCode.GOLD_MINE,
+                f"a keep needs the {len(cards)} costs to differ, but only {len(costs)} other cost(s) "
+                f"({', '.join(map(str, sorted(costs))) or 'none'}) have a copy left in the supply for the "
+                f"{blanks} unnamed card(s)",
+                column,
+            )

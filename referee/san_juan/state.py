@@ -8,6 +8,9 @@ and the query methods, so each rule lives in exactly one place:
 - ``base.py``: the data of a position (``PlayerState``, the stages) and the questions every role asks (``works``,
   the chooser's privilege and the Library);
 - ``ledger.py``: the hidden-card ledger — known, forgotten and unknown hand cards, supply, discard pile, reshuffles;
+- ``hidden.py``: a hand's hidden part worked out card by card (unknown cards, pools of candidates) and each name's
+  copies at every reshuffle, judged by the record format's standard for ``?`` (docs/san-juan.md, "Hidden cards");
+  ``copies.py``: copies out of the supply, and the face-down cards kept through a reshuffle;
 - ``owed.py``: the draws an action earns on the next line (Carpenter, Poor House, Well, Market Stand, Market Hall);
 - ``builder.py``, ``producer.py``, ``trader.py``, ``councillor.py``, ``prospector.py``: each phase's action;
 - ``flow.py``: setup, rounds, role choice, the order of turns, the round start and the end of the game;

@@ -140,7 +140,8 @@ class View(TurnFlow):
         player = self.p[seat]
         may = self.library(seat).may
         builds: list[Action] = []
-        for name in sorted(set(player.hand_known) | (set(player.hand_pool) if player.hand_forgotten else set())):
+        pooled = player.pool.names() if player.pool is not None and player.hand_forgotten else set()
+        for name in sorted(set(player.hand_known) | pooled):
             card = self.cards[name]
             if card.violet and player.owned[name]:
                 continue
@@ -161,7 +162,8 @@ class View(TurnFlow):
                 tuple(p.city),
                 counter(p.hand_known),
                 p.hand_unknown,
-                counter(p.hand_pool),
+                counter(p.born),
+                p.pool.key() if p.pool is not None else None,
                 p.hand_forgotten,
                 counter(p.goods),
                 p.tucked,
@@ -182,7 +184,15 @@ class View(TurnFlow):
             counter(self.pending_known),
             self.pending_unknown,
             counter(self.under_known),
-            counter(self.unseen_out),
+            tuple(pool.key() for pool in self.pools),
+            self.epoch,
+            tuple(counter(peak) if peak is not None else None for peak in self.peaks),
+            tuple(self.reshuffle_rounds),
+            self.inexact,
+            self.down_peak is not None,
+            self.down_count,
+            self.down_room,
+            self.down_short,
             self.governor,
             self.round,
             self.stage,
