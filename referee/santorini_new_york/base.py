@@ -11,7 +11,7 @@ from referee.santorini_new_york.board import BoardMap, Geometry
 from referee.santorini_new_york.cards import Card, DeckList, deck_cards
 from referee.santorini_new_york.codes import SNYCode, SNYTermination
 from referee.santorini_new_york.engine import Path, Position, Supply, TurnContext, plain_moves
-from referee.santorini_new_york.hidden import DECK, DISCARD, OUT, CardError, CardTracker, hand, played
+from referee.santorini_new_york.hidden import DECK, DISCARD, OUT, CardError, CardTracker, hand
 from referee.santorini_new_york.judge import turn_text
 from referee.santorini_new_york.notation import quote_player
 from referee.santorini_new_york.options import SNYOptions
@@ -33,8 +33,7 @@ class SNYBase:
         self.geo = Geometry.of(board, options.diagonal_adjacency)
         self.supply, self._contexts = _shared_by(options, self.geo)
         self.tracker = CardTracker(deck_cards(deck, deck_list))
-        # the places of each seat's cards, named once: every deal, reveal and round's end asks
-        self.hand_places, self.played_places = _places(len(players))
+        self.hand_places = _hands(len(players))  # each seat's hand as the tracker names it: every reveal asks
         self.pos = Position.empty(board)
         self.stage = SETUP
         self.round = 1
@@ -143,9 +142,9 @@ class SNYBase:
 
 
 @cache
-def _places(players: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The names of each seat's hand and played cards."""
-    return tuple(hand(seat) for seat in range(players)), tuple(played(seat) for seat in range(players))
+def _hands(players: int) -> tuple[str, ...]:
+    """The names of the seats' hands."""
+    return tuple(hand(seat) for seat in range(players))
 
 
 Contexts = dict[tuple[int, str, int | None], TurnContext]  # (seat, card, Statue holder) -> the turn's context

@@ -19,7 +19,7 @@ from referee.santorini_new_york.base import OVER, REVEAL, SETUP, TURNS, SNYBase
 from referee.santorini_new_york.cards import Card, card_text
 from referee.santorini_new_york.codes import SNYCode, SNYTermination
 from referee.santorini_new_york.engine import Path
-from referee.santorini_new_york.hidden import DECK, DISCARD, OUT, CardError, CardTracker, hand
+from referee.santorini_new_york.hidden import DISCARD, CardError, CardTracker
 from referee.santorini_new_york.judge import Written, explain, find_turn, match, ranked, written_steps
 from referee.santorini_new_york.notation import (
     CardRef,
@@ -91,7 +91,7 @@ class SNYState(SNYBase, GameState):
         """A named card: printed in the deck list (else an unknown card, malformed) and in this game's deck."""
         assert ref.profession is not None
         card = (ref.profession, ref.number)
-        if card in self.tracker.bits:  # the game's cards: its deck's professions, each with the numbers printed
+        if card in self.tracker.index:  # the game's cards: its deck's professions, each with the numbers printed
             return card
         numbers = self.deck_list.numbers.get(ref.profession, ())
         if ref.number not in numbers:
@@ -167,23 +167,22 @@ class SNYState(SNYBase, GameState):
         seat = self.seats.get(st.player.name)
         if seat is None:
             seat = self.seat_of(st.player)  # raises: not a player
-        source, count, what = self._deal_of(seat, st)
+        count, what = self._deal_of(seat, st)
         tracker = self.tracker.copy()
-        to, bits = self.hand_places[seat], tracker.bits
-        for index, ref in enumerate(st.cards):
-            if index == count:
-                raise self.fail(SNYCode.HAND_SIZE, f"{what} is {count} cards; this is card {index + 1}", ref.column)
+        index = tracker.index
+        for position, ref in enumerate(st.cards):
+            if position == count:
+                raise self.fail(SNYCode.HAND_SIZE, f"{what} is {count} cards; this is card {position + 1}", ref.column)
+            card: Card | None = None
+            if ref.profession is not None:
+                card = (ref.profession, ref.number)
+                if card not in index:  # not one of the game's cards: ``card_of`` says why
+                    card = self.card_of(ref)
             try:
-                if ref.profession is None:
-                    tracker.take_unknown(source, to)
-                else:
-                    card = (ref.profession, ref.number)
-                    if card not in bits:  # not one of the game's cards: ``card_of`` says why
-                        card = self.card_of(ref)
-                    tracker.take(card, source, to)
+                tracker.deal(seat, card)
             except CardError as error:
-                name = "a card" if ref.unknown else card_text(card)
-                where = "the deck" if source == DECK else "the discard pile"
+                name = "a card" if card is None else card_text(card)
+                where = "the deck" if self.stage == SETUP else "the discard pile"
                 raise self.fail(
                     SNYCode.CARD_UNAVAILABLE,
                     f"{name} cannot be dealt from {where}: {self.card_problem(error)}",
@@ -199,13 +198,13 @@ class SNYState(SNYBase, GameState):
         else:
             self.refill_due.discard(seat)
 
-    def _deal_of(self, seat: int, st: HandDeal) -> tuple[str, int, str]:
-        """Where a 'hand' line deals from, how many cards, and its name; or why no deal is due."""
+    def _deal_of(self, seat: int, st: HandDeal) -> tuple[int, str]:
+        """How many cards a 'hand' line deals, and its name; or why no deal is due."""
         name = self.players[seat]
         if self.stage == SETUP:
             if seat in self.dealt:
                 raise self.fail(SNYCode.MISPLACED_HAND, f"{name}'s setup hand is dealt already", st.column)
-            return DECK, self.options.hand_size, "a setup deal"
+            return self.options.hand_size, "a setup deal"
         if self.stage == TURNS:
             raise self.fail(SNYCode.ROUND_NOT_OVER, "the round's turns are not over", st.column)
         if seat in self.out:
@@ -214,7 +213,7 @@ class SNYState(SNYBase, GameState):
             period = self.options.refill_period
             why = f"{name}'s refill is dealt already" if self.refill_due else f"refills follow every {period}th round"
             raise self.fail(SNYCode.MISPLACED_HAND, f"no deal is due for {name} here: {why}", st.column)
-        return DISCARD, self.refill_count(), "a refill"
+        return self.refill_count(), "a refill"
 
     # ------------------------------------------------------------------------------------------------ rounds
     def _apply_round(self, st: RoundMark) -> None:
@@ -238,10 +237,10 @@ class SNYState(SNYBase, GameState):
         cards = self._named_in_hands(st)
         tracker = self.tracker if cards is not None else self.tracker.copy()  # (None: see ``_named_in_hands``)
         if self.stage == SETUP:
-            tracker.move_all(DECK, DISCARD)  # the cards not dealt start the discard pile
+            tracker.begin()  # the cards not dealt start the discard pile
         if cards is not None:
             for seat, card in cards.items():
-                tracker.take(card, self.hand_places[seat], self.played_places[seat])
+                tracker.play(seat, card)  # known in the hand: one lookup, nothing can fail
         else:
             cards = self._take_played(st, tracker)
         self.tracker, self.played, self.stage = tracker, cards, TURNS
@@ -256,7 +255,7 @@ class SNYState(SNYBase, GameState):
         takes them with no copy of the tracker, as nothing can fail); None to let ``_take_played`` judge it. The
         errors raised are the ones ``_take_played`` raises first, in the same order."""
         cards: dict[int, Card] = {}
-        known, hand_places = self.tracker.known, self.hand_places
+        known, hand_places = self.tracker.known, self.hand_places  # (the tracker's names of the places)
         for _entry, seat, card in self._revealed(st, cards):
             if known.get(card) != hand_places[seat]:
                 return None
@@ -268,10 +267,9 @@ class SNYState(SNYBase, GameState):
         """The reveal's cards by seat, each taken from its player's hand (``tracker``: a copy, kept only when the
         whole line is legal)."""
         cards: dict[int, Card] = {}
-        hand_places, played_places = self.hand_places, self.played_places
         for entry, seat, card in self._revealed(st, cards):
             try:
-                tracker.take(card, hand_places[seat], played_places[seat])
+                tracker.play(seat, card)
             except CardError as error:
                 raise self.fail(
                     SNYCode.NOT_IN_HAND,
@@ -286,7 +284,7 @@ class SNYState(SNYBase, GameState):
         """Each entry of a reveal with its seat and card, checked as it comes (a player still in, one card each —
         ``cards``: those the caller has taken so far —, a card of the game), so that an entry's own error comes
         after the caller's error for an earlier one."""
-        seats, bits = self.seats, self.tracker.bits
+        seats, index = self.seats, self.tracker.index
         for entry in st.entries:
             seat = seats.get(entry.player.name)
             if seat is None:
@@ -297,7 +295,7 @@ class SNYState(SNYBase, GameState):
                 raise self.fail(SNYCode.REVEAL_PLAYERS, f"{entry.player.name} plays one card", entry.player.column)
             ref = entry.card
             card = (ref.profession, ref.number)
-            if card not in bits:  # not one of the game's cards: ``card_of`` says why
+            if card not in index:  # not one of the game's cards: ``card_of`` says why
                 card = self.card_of(ref)
             yield entry, seat, card
 
@@ -413,7 +411,7 @@ class SNYState(SNYBase, GameState):
     def _eliminate(self, seat: int) -> None:
         """A player without workers is out: his hand leaves at once ([D12]); the Statue stays or passes ([D12])."""
         self.out.append(seat)
-        self.tracker.move_all(hand(seat), DISCARD if self.options.eliminated_hand_to_discard else OUT)
+        self.tracker.eliminate(seat, self.options.eliminated_hand_to_discard)
         if self.holder == seat and not self.options.statue_stays_with_eliminated:
             still = [s for s in self.order if s not in self.out]
             self.holder = still[-1] if still else None
@@ -431,11 +429,9 @@ class SNYState(SNYBase, GameState):
         self.turn += 1
         if self.turn < len(self.order):
             return
-        # the played places hold this round's reveal, every card of it named (a seat out since an earlier round
-        # played none): they go to the discard pile
-        self.tracker.move_known(self.played.values(), self.played_places, DISCARD)
+        self.tracker.end_round(list(self.played.values()))  # this round's reveal, every card of it named
         if self.round % self.options.refill_period == 0:
-            self.tracker.shuffle(DISCARD)
+            self.tracker.shuffle()
             self.refill_due = set(self.in_game())
             # fewer than refill_size only if the discard pile cannot give every player as many
             self.refill_cards = min(self.options.refill_size, self.tracker.count(DISCARD) // len(self.refill_due))

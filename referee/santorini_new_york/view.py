@@ -7,7 +7,7 @@ from referee.santorini_new_york.base import OVER, SETUP, TURNS, SNYBase
 from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.cards import Card, card_order, card_text
 from referee.santorini_new_york.engine import Position
-from referee.santorini_new_york.hidden import DECK, DISCARD, CardError, hand, played
+from referee.santorini_new_york.hidden import DISCARD, CardError, hand
 from referee.santorini_new_york.notation import quote_player
 
 LETTERS = "ABCDEFGH"
@@ -71,7 +71,7 @@ def read_drawing(board: BoardMap, text: str) -> Position:
 
 def hand_text(state: SNYBase, seat: int) -> str:
     known = [card_text(card) for card in state.tracker.known_at(hand(seat))]
-    hidden = state.tracker.slots_at(hand(seat))
+    hidden = state.tracker.hidden_in(seat)
     if hidden:
         known.append(f"{hidden} unknown")
     return ", ".join(known) or "no cards"
@@ -150,26 +150,27 @@ def setup_statements(state: SNYBase) -> list[str]:
 
 
 def possible_cards(state: SNYBase, seat: int) -> list[Card]:
-    """Cards the player may hold: named in his hand, or any card one of his unknown slots can be."""
+    """The cards the player may hold: named in his hand, or one of his ``?`` in some consistent reading."""
     tracker = state.tracker
-    cards = set(tracker.known_at(hand(seat))) | set(tracker.candidates_at(hand(seat)))
-    return sorted(cards, key=card_order)
+    return [card for card in tracker.cards if tracker.possible_in(card, seat)]
 
 
 def reveals(state: SNYBase, limit: int = 8) -> list[str]:
-    """A few legal 'play:' reveals (every player still in names one card his hand may hold)."""
+    """A few legal 'play:' reveals: every player still in names a card his hand may hold, each with the cards
+    before it (the record is consistent after each)."""
     seats = state.in_game()
-    options = {seat: possible_cards(state, seat) for seat in seats}
+    options = {seat: sorted(possible_cards(state, seat), key=card_order) for seat in seats}
     out: list[str] = []
     for start in range(max((len(cards) for cards in options.values()), default=0)):
         tracker = state.tracker.copy()
-        tracker.move_all(DECK, DISCARD)  # at the first reveal the cards not dealt join the discard pile
+        if state.stage == SETUP:
+            tracker.begin()  # at the first reveal the cards not dealt join the discard pile
         chosen = []
         try:
             for seat in seats:
                 cards = options[seat]
-                card = next(c for c in cards[start:] + cards[:start] if tracker.possible_at(c, hand(seat)))
-                tracker.take(card, hand(seat), played(seat))
+                card = next(c for c in cards[start:] + cards[:start] if tracker.possible_in(c, seat))
+                tracker.play(seat, card)
                 chosen.append(f"{quote_player(state.players[seat])} {card_text(card)}")
         except (StopIteration, CardError):
             continue
