@@ -304,3 +304,25 @@ def test_explain_offers_only_cards_some_reading_allows() -> None:
     assert reveals and not any("Dmitri Iron Worker 6" in text for text in reveals)
     for text in reveals:
         before().apply(SantoriniNewYork.parser().parse(text))
+
+
+@pytest.mark.parametrize("how", ["solve", "search"])
+def test_the_solver_alone_agrees_with_every_assignment(how: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the witness's local repairs turned off every question goes to ``assignment.solve`` — and, ``search``,
+    to the branch and bound over pieces (otherwise used only when hidden cards go back to the pile): both agree
+    with the reference."""
+    import referee.santorini_new_york.assignment as assignment
+
+    def search_only(slots, windows, eliminated, hint=()):
+        problem = assignment._Problem(slots, windows, eliminated, hint)
+        placed = problem.search()
+        return None if placed is None else [placed[index] for index in range(len(slots))]
+
+    monkeypatch.setattr(CardTracker, "_play_from", lambda self, seat, card: False)
+    monkeypatch.setattr(CardTracker, "_replacement", lambda self, index, card, also, keep: None)
+    if how == "search":
+        monkeypatch.setattr("referee.santorini_new_york.hidden.solve", search_only)
+    rng = random.Random(77)
+    for _ in range(1000 if DEEP else 150):
+        cards, events, to_discard = _history(rng)
+        assert tracker_failure(cards, events, to_discard) == reference_failure(cards, events, to_discard), events
