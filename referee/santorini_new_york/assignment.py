@@ -193,8 +193,7 @@ class _Problem:
                 continue
             crowded = pieces.pool(matched)
             if crowded:  # more open-window cards needed at a deal than there are: one of them is elsewhere
-                alike = {self.slots[s]: s for s in reversed(crowded)}  # (a seat's slots of one deal are alike)
-                stack += [(ruled_out | pieces.not_open(s), matched) for s in alike.values()]
+                stack += [(ruled_out | pieces.not_open(s), matched) for s in reversed(crowded)]
                 continue
             clash = pieces.clash(matched)
             if clash is None:
@@ -207,16 +206,15 @@ class _Problem:
 
 class _Pieces:
     """Slots matched to *pieces* of windows: each window is cut at the epochs in which a seat went out with hidden
-    cards (the *anchors* it spans). A card in a slot that comes back to the pile (a *borrowing*) holds the piece of
-    the slot's deal; a card that stays in a hand or is played from it (a *final*) holds the window's last piece,
-    which no borrowing reaches (a borrowing ends at an anchor). A matching of every slot to a piece, with every
-    played window's last piece taken, is a relaxation: it leaves out that a final holds every piece from its deal
-    on, and a borrowing dealt before an earlier anchor every piece to its own. It is exact when no window's slots
-    overlap in time (``clash``); when two do, one of them leaves the window in any assignment — two branches.
-
-    Without such a clash the matching is an assignment: each slot's card is in the pile at its deal and in no other
-    slot meanwhile, finals and played windows correspond one to one, and borrowings return before the window's
-    next named place. Every assignment is such a matching, so the relaxation misses none."""
+    cards (the *anchors* it spans). A play's slot holds its window's last piece, which no other slot reaches (a
+    borrowing ends at an anchor; an open window has no play); any other slot — a card that comes back to the pile (a
+    *borrowing*) or stays in a hand for good — holds the piece of its deal. Two slots that share a piece overlap in
+    time, so every assignment is a matching of every slot to a piece that takes every played window's last piece.
+    The matching is a relaxation: it leaves out that a card kept holds every piece from its deal on, and a borrowing
+    dealt before an earlier anchor every piece to its own. Where no two slots of a window overlap in time
+    (``clash``, after ``pool``) it is an assignment: each slot's card is in the pile at its deal and in no other slot
+    meanwhile, plays and their windows correspond one to one, and borrowings come back before the window's next named
+    place."""
 
     def __init__(self, problem: _Problem) -> None:
         self.problem = problem
