@@ -18,6 +18,11 @@ In one run, for every game registered in ``referee.registry.GAMES`` (or those na
    use) and, if Dask distributed is installed, ``--dask`` on a local cluster of N worker processes: wall times, the
    speed-up of N jobs, and whether every output is byte for byte the first ``--jobs 1`` output;
 
+5. the hidden-card line (unless ``--no-hidden``, when Santorini: New York is measured): the Santorini corpus's games
+   generated with every dealt card named, and the same games with ``--hidden-rate`` (0.4) of the dealt cards written
+   ``?``; parse+check of each, ``--repeats`` times, and the time of the hidden file over the named one (target
+   ≤ 1.5×: hidden cards are judged exactly, docs/santorini-new-york.md);
+
 and, for python-chess, a seeded corpus of random legal games (random legal moves until the game is over or
 ``--chess-ply-cap`` plies) written as PGN and read back, in a fresh interpreter each, every way in ``CHESS_READINGS``
 (bench/yardstick.py): first the yardstick, python-chess's fastest faithful validation (``read_game`` with
@@ -614,6 +619,7 @@ def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Prog
     say(f"python-chess: generating random legal games up to {args.chess_plies:,} plies")
     chess_corpus = worker("chess-corpus", args.chess_plies, args.seed, args.chess_ply_cap, pgn).data()
     runs = [make_corpus(game_id, args, work, say) for game_id in game_ids]
+    hidden = make_hidden(args, work, say) if HIDDEN_GAME in game_ids and not args.no_hidden else None
     startup = {name: Samples() for name in STARTUP}
     for name in STARTUP:  # once untimed: byte-code caches written, files in the page cache
         run_startup(name, Samples())
@@ -635,6 +641,8 @@ def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Prog
             say(f"python-chess {reading.name} {label}: {child.wall:.2f} s")
         for run in runs:
             run_game_jobs(run, args, say, label)
+        if hidden is not None:
+            run_hidden_jobs(hidden, say, label)
     base, chess_base = startup["import referee.cli"], startup["import chess.pgn"]
     readings = chess_readings(chess_reads, chess_base, chess_corpus["plies"])
     yardstick = readings[YARDSTICK.name]
@@ -676,9 +684,78 @@ def measure(args: argparse.Namespace, game_ids: list[str], work: Path, say: Prog
         "startup": {name: s.as_dict() for name, s in startup.items()},
         "chess": chess,
         "games": games,
+        "hidden": None if hidden is None else hidden_result(hidden, base, say),
         "scale": scale,
         "live": live,
     }
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The hidden-card line
+
+HIDDEN_GAME = "santorini-new-york"
+HIDDEN_TARGET = 1.5  # the hidden file's check time ÷ the named file's, at most
+
+
+@dataclasses.dataclass
+class HiddenRun:
+    named: Path
+    hidden: Path
+    rate: float
+    corpus: dict[str, Any]
+    checks: dict[str, Samples] = dataclasses.field(default_factory=lambda: {"named": Samples(), "hidden": Samples()})
+    notes: list[str] = dataclasses.field(default_factory=list)
+
+
+def make_hidden(args: argparse.Namespace, work: Path, say: Progress) -> HiddenRun:
+    named, hidden = work / f"{HIDDEN_GAME}-named.rec", work / f"{HIDDEN_GAME}-hidden.rec"
+    say(f"{HIDDEN_GAME}: generating the hidden-card corpus ({args.hidden_rate:.0%} of the dealt cards written '?')")
+    corpus = worker("hidden-corpus", args.actions, args.seed, args.hidden_rate, named, hidden).data()
+    say(f"{HIDDEN_GAME}: {corpus['games']} games, {corpus['hidden']:,} of {corpus['dealt']:,} dealt cards written '?'")
+    return HiddenRun(named, hidden, args.hidden_rate, corpus)
+
+
+def run_hidden_jobs(run: HiddenRun, say: Progress, label: str) -> None:
+    """The named file's check, then the hidden file's (each in a fresh process)."""
+    walls = []
+    for kind, path in (("named", run.named), ("hidden", run.hidden)):
+        child = worker("check", path)
+        data = child.data()
+        run.checks[kind].add(child, data)
+        walls.append(child.wall)
+        if data["first_bad"]:
+            run.notes.append(f"{kind}: not every game was judged valid: {data['first_bad']} ({data['verdicts']})")
+    say(f"{HIDDEN_GAME} hidden cards {label}: check named {walls[0]:.2f} s, {run.rate:.0%} '?' {walls[1]:.2f} s")
+
+
+def hidden_result(run: HiddenRun, base: Samples, say: Progress) -> dict[str, Any]:
+    actions = run.corpus["actions"]
+    named, hidden = rates(run.checks["named"], base, actions), rates(run.checks["hidden"], base, actions)
+    result: dict[str, Any] = {"game": HIDDEN_GAME, "rate": run.rate, "corpus": run.corpus, "target": HIDDEN_TARGET}
+    result |= {"named": named, "hidden": hidden, "notes": sorted(set(run.notes))}
+    for kind in ("", "_cpu", "_inner"):
+        fast, slow = named["per_s" + kind], hidden["per_s" + kind]
+        result["ratio" + kind] = fast / slow if fast and slow else None
+    result["meets_target"] = result["ratio"] is not None and result["ratio"] <= HIDDEN_TARGET
+    say(f"{HIDDEN_GAME} hidden cards: {result['ratio']:.2f}× the named file's check time")
+    return result
+
+
+def hidden_markdown(hidden: dict[str, Any]) -> list[str]:
+    c = hidden["corpus"]
+    return [
+        f"Hidden cards ({hidden['game']}, judged exactly): the corpus's games with every dealt card named, and the"
+        f" same games with {c['hidden']:,} of their {c['dealt']:,} dealt cards ({c['hidden'] / c['dealt']:.0%})"
+        " written `?`; parse+check, startup subtracted (the check time of the `?` file ÷ the named file's, from wall"
+        " time, CPU time and the job's own timed section):",
+        "",
+        "| corpus | named actions/s | with `?` actions/s | time ÷ named | CPU ÷ named | in-process ÷ named |"
+        f" ≤ {hidden['target']}× |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | :---: |",
+        f"| {c['games']:,} games, {c['actions']:,} actions | {_rate(hidden['named']['per_s'])} |"
+        f" {_rate(hidden['hidden']['per_s'])} | {_ratio(hidden['ratio'])} | {_ratio(hidden['ratio_cpu'])} |"
+        f" {_ratio(hidden['ratio_inner'])} | {'yes' if hidden['meets_target'] else 'no'} |",
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -953,6 +1030,8 @@ def markdown(report: dict[str, Any]) -> str:
                 f" {_mib(d['client_mib'])} | {_mib(d['scheduler_mib'])} | {_mib(d['worker_mib'])} |"
                 f" {d['wall_s']:,.1f} s |"
             )
+    if report.get("hidden"):
+        out += ["", *hidden_markdown(report["hidden"])]
     if report.get("scale"):
         out += ["", *scale_markdown(report["scale"])]
     if report.get("live"):
@@ -973,6 +1052,7 @@ def markdown(report: dict[str, Any]) -> str:
             f" {_mib(peak)} MiB |"
         )
     notes = [f"- {g['game']}: {note}" for g in report["games"] for note in g["notes"]]
+    notes += [f"- hidden cards: {note}" for note in (report.get("hidden") or {}).get("notes", [])]
     notes += [f"- scale: {note}" for note in (report.get("scale") or {}).get("notes", [])]
     if notes:
         out += ["", "Notes:", "", *notes]
@@ -990,6 +1070,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number ≥ 1, not {value}")
+    return value
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, not {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number above 0 and at most 1, not {value}")
     return value
 
 
@@ -1031,6 +1121,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--live-seconds", type=float, default=10.0, help="measured seconds per live-server run (default 10)"
     )
+    parser.add_argument(
+        "--hidden-rate",
+        type=_share,
+        default=0.4,
+        metavar="P",
+        help="share of the dealt cards written '?' in the hidden-card line (default 0.4)",
+    )
+    parser.add_argument("--no-hidden", action="store_true", help="skip the hidden-card line (Santorini: New York)")
     parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the results table to FILE")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write every number and sample to FILE as JSON")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="keep the generated corpora in DIR")

@@ -13,6 +13,9 @@ minus the time of ``python -c "import referee.cli"`` (or ``"import chess.pgn"``)
     parse FILE                        split FILE into games and parse every body line (no rules)
     check FILE                        parse and judge every game of FILE (``referee.replay.check_text``)
     table FILE                        the same a line at a time, through the live API (``referee.Table.play``)
+    hidden-corpus ACTIONS SEED RATE NAMED HIDDEN
+                                      Santorini: New York games with every dealt card named until ACTIONS actions
+                                      (NAMED), and the same with each dealt card written '?' with chance RATE (HIDDEN)
     chess-corpus PLIES SEED CAP FILE  random legal chess games until PLIES plies (at most CAP plies a game), as PGN
     chess-read READING FILE           read and validate every game of FILE one of python-chess's ways
                                       (bench/yardstick.py READINGS; the yardstick: BoardBuilder + outcome())
@@ -119,6 +122,54 @@ def mode_corpus(game_id: str, actions: str, seed: str, out: str) -> None:
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
         inner=elapsed,
     )
+
+
+def mode_hidden_corpus(actions: str, seed: str, rate: str, named_out: str, hidden_out: str) -> None:
+    """The hidden-card line: Santorini: New York games (the corpus's seeds and player counts) generated with every
+    dealt card named, until ACTIONS actions; then the same text with each card of a ``hand`` line written ``?`` with
+    chance RATE (its own seeded draws), so the two files hold the same games and differ only in what they name."""
+    import random
+
+    from referee.record import is_blank_statement, split_games
+    from referee.santorini_new_york.play import play_record
+
+    game = _game("santorini-new-york")
+    parser = game.parser()
+    target, first, chance = int(actions), int(seed), float(rate)
+    texts: list[str] = []
+    total = 0
+    while total < target or not texts:
+        index = len(texts)
+        count = player_count(game, index)
+        game_seed = first + index
+        text = play_record(
+            player_names(count), random.Random(game_seed), game.ruleset(None), {"Seed": str(game_seed)}, hide=0.0
+        )
+        for record in split_games(text):
+            for _, line in record.body:
+                statement = parser.parse(line)
+                if not is_blank_statement(statement) and is_action(statement):
+                    total += 1
+        texts.append(text)
+    named = "\n".join(texts)
+    draw = random.Random(first)
+    dealt = hidden = 0
+    lines = named.split("\n")
+    for number, line in enumerate(lines):
+        if line.startswith("hand "):
+            head, _, cards = line.partition(": ")
+            written = []
+            for card in cards.split(", "):
+                dealt += 1
+                if draw.random() < chance:
+                    hidden += 1
+                    card = "?"
+                written.append(card)
+            lines[number] = f"{head}: {', '.join(written)}"
+    for path, text in ((named_out, named), (hidden_out, "\n".join(lines))):
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    _emit(games=len(texts), actions=total, dealt=dealt, hidden=hidden, bytes=len(named.encode("utf-8")))
 
 
 def mode_generate(game_id: str, games: str, seed: str) -> None:
@@ -243,6 +294,7 @@ MODES: dict[str, Callable[..., None]] = {
     "parse": mode_parse,
     "check": mode_check,
     "table": mode_table,
+    "hidden-corpus": mode_hidden_corpus,
     "chess-corpus": mode_chess_corpus,
     "chess-read": mode_chess_read,
     "noop-referee": lambda: _emit(inner=0.0),

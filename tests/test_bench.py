@@ -273,3 +273,50 @@ def test_markdown_live_server_table() -> None:
     lines = run.markdown(_report(None) | {"live": live}).splitlines()
     assert "| 1 | 9,000 | 900 | 5.0 | 30.0 | 40.0 | 0.30 |  |" in lines  # the target is for 32 clients only
     assert "| 32 | 9,000 | 900 | 5.0 | 24.0 | 40.0 | 0.30 | yes |" in lines
+
+
+def test_hidden_corpus_holds_the_same_games_with_cards_written_question_marks(tmp_path: Path) -> None:
+    """The hidden-card line's two files: the same games, every dealt card named in one, some written '?' in the
+    other (and both judged valid: a '?' can always be the card that was dealt)."""
+    from bench import worker
+    from referee.replay import check_text
+
+    named, hidden = tmp_path / "named.rec", tmp_path / "hidden.rec"
+    worker.mode_hidden_corpus("60", "1", "0.4", str(named), str(hidden))
+    named_lines, hidden_lines = named.read_text().splitlines(), hidden.read_text().splitlines()
+    assert len(named_lines) == len(hidden_lines)
+    assert not any("?" in line for line in named_lines if line.startswith("hand "))
+    changed = [(a, b) for a, b in zip(named_lines, hidden_lines, strict=True) if a != b]
+    assert changed and all(a.startswith("hand ") and "?" in b for a, b in changed)
+    for path in (named, hidden):
+        assert all(report.verdict.value == "valid" for report in check_text(path.read_text(), str(path)))
+
+
+def test_markdown_hidden_table() -> None:
+    samples = {"wall_s": [], "cpu_s": [], "inner_s": []}
+    hidden = {
+        "game": "santorini-new-york",
+        "rate": 0.4,
+        "target": 1.5,
+        "corpus": {"games": 2000, "actions": 50000, "dealt": 60000, "hidden": 24000},
+        "named": samples | {"per_s": 40000.0},
+        "hidden": samples | {"per_s": 30000.0},
+        "ratio": 40000 / 30000,
+        "ratio_cpu": 1.3,
+        "ratio_inner": 1.2,
+        "meets_target": True,
+        "notes": ["hidden: not every game was judged valid"],
+    }
+    report = _report(None) | {"hidden": hidden}
+    lines = run.markdown(report).splitlines()
+    assert "| 2,000 games, 50,000 actions | 40,000 | 30,000 | 1.33× | 1.30× | 1.20× | yes |" in lines
+    assert "- hidden cards: hidden: not every game was judged valid" in lines
+    assert "Hidden cards" not in run.markdown(_report(None))
+
+
+def test_hidden_options() -> None:
+    args = run.parse_args(["--hidden-rate", "0.25", "--no-hidden"])
+    assert args.hidden_rate == 0.25 and args.no_hidden is True
+    assert run.parse_args([]).hidden_rate == 0.4
+    with pytest.raises(SystemExit):
+        run.parse_args(["--hidden-rate", "1.5"])

@@ -184,7 +184,7 @@ def test_hidden_hands_accept_any_card_that_can_be_there() -> None:
     line = "play: Anna Engineer 5, Boris Iron Worker 22"  # Boris played it already
     assert reject(script.state, line) == ("sny-not-in-hand", col(line, "Iron Worker"))
     script.add("play: Anna Engineer 5, Boris Iron Worker 18")
-    assert script.state.tracker.slots_at(hand(1)) == 3
+    assert script.state.tracker.hidden_in(1) == 3
 
 
 def test_cards_not_dealt_start_the_discard_pile() -> None:
@@ -268,8 +268,8 @@ def eliminated(**changes: object):
     state.order = [0, 1, 2]
     state.holder = 0
     for _ in range(3):
-        state.tracker.take_unknown("deck", hand(0))
-    state.tracker.move_all("deck", DISCARD)
+        state.tracker.deal(0, None)
+    state.tracker.begin()
     return accept(state, "Anna: loses b2")
 
 
@@ -303,7 +303,7 @@ def test_the_last_player_needs_the_statue_under_the_option() -> None:
     state = scenario(two, "Night Guard", holder=0, last_player_needs_statue=True)
     accept(state, "Anna: loses b2")
     assert state.stage == REVEAL and state.out == [0]
-    state.tracker.move_all("deck", hand(1))
+    state.tracker.deal(1, ("Iron Worker", 6))
     accept(state, "play: Boris Iron Worker 6")
     assert state.stage == OVER and state.outcome().winners == ["Boris"]
     assert state.outcome().termination.code == "last-player"

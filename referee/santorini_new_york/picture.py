@@ -73,7 +73,7 @@ def snapshot(state: SNYState) -> dict[str, Any]:
     }
     for seat, name in enumerate(state.players):
         cards = [card(c) for c in tracker.known_at(hand(seat))]
-        cards += [{"name": "?", "colour": "back", "note": "unknown"}] * tracker.slots_at(hand(seat))
+        cards += [{"name": "?", "colour": "back", "note": "unknown"}] * tracker.hidden_in(seat)
         notes = []
         if seat == state.holder:
             notes.append("holds the Statue of Liberty")

@@ -62,10 +62,16 @@ def options_from_tags(options: SNYOptions, tags: dict[str, str]) -> SNYOptions:
 
 class Generator:
     def __init__(
-        self, players: list[str], rng: random.Random, options: SNYOptions, context: SetupContext | None = None
+        self,
+        players: list[str],
+        rng: random.Random,
+        options: SNYOptions,
+        context: SetupContext | None = None,
+        hide: float = HIDE,
     ) -> None:
-        """``context``: how the board and deck list are read (none: only the shipped ones, see ``make_state``)."""
-        self.players, self.rng, self.options = players, rng, options
+        """``context``: how the board and deck list are read (none: only the shipped ones, see ``make_state``);
+        ``hide``: the chance that a dealt card is written '?'."""
+        self.players, self.rng, self.options, self.hide = players, rng, options, hide
         self.state: SNYState = make_state(players, options, context)
         deck = sorted(self.state.tracker.cards, key=card_order)
         rng.shuffle(deck)
@@ -98,7 +104,7 @@ class Generator:
     def deal(self, seat: int, cards: list[Card]) -> HandDeal:
         self.hands[seat].extend(cards)
         refs = tuple(
-            CardRef(None, 0, 0) if self.rng.random() < HIDE else CardRef(card[0], card[1], 0, 0) for card in cards
+            CardRef(None, 0, 0) if self.rng.random() < self.hide else CardRef(card[0], card[1], 0, 0) for card in cards
         )
         return HandDeal(self.ref(seat), refs, 0)
 
@@ -231,9 +237,13 @@ class Generator:
         return [statement_text(statement) for statement in self.written]
 
 
-def play_record(players: list[str], rng: random.Random, options: SNYOptions, tags: dict[str, str]) -> str:
+def play_record(
+    players: list[str], rng: random.Random, options: SNYOptions, tags: dict[str, str], hide: float = HIDE
+) -> str:
+    """A complete game; ``hide``: the chance that a dealt card is written '?' (the same game whatever it is: the
+    chance is drawn for every card)."""
     options = options_from_tags(options, tags)
-    generator = Generator(players, rng, options)
+    generator = Generator(players, rng, options, hide=hide)
     body = generator.run()
     outcome = generator.state.outcome()
     head = {"Game": "Santorini: New York", "Players": ", ".join(players)}

@@ -1,6 +1,6 @@
-"""Santorini: New York: the state of a game and the rules of its flow — setup, the reveal, turn order, worker loss,
-elimination, refills and the end. The turns themselves are judged by the engine (``professions.legal_turns``) and
-``judge``.
+"""Santorini: New York: the rules of a game's flow — setup, the reveal, turn order, worker loss, elimination, refills
+and the end — over the state ``base`` holds. The turns themselves are judged by the engine
+(``professions.legal_turns``) and ``judge``; the cards by the card tracker (``hidden``).
 
 ``apply`` validates a statement fully before it changes anything (the card tracker and the position are copied and
 only stored at the end), so a rejected statement leaves the state as it was.
@@ -9,19 +9,18 @@ only stored at the end), so a rejected statement leaves the state as it was.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import cache
 from typing import Any, ClassVar
 
 from referee.errors import RecordCode, malformed
 from referee.game import GameState, Outcome
-from referee.record import NameRef, made_once
+from referee.record import NameRef
 from referee.santorini_new_york import view
-from referee.santorini_new_york.board import BoardMap, Geometry
-from referee.santorini_new_york.cards import Card, DeckList, card_text, deck_cards
+from referee.santorini_new_york.base import OVER, REVEAL, SETUP, TURNS, SNYBase
+from referee.santorini_new_york.cards import Card, card_text
 from referee.santorini_new_york.codes import SNYCode, SNYTermination
-from referee.santorini_new_york.engine import Path, Position, Supply, TurnContext, plain_moves
-from referee.santorini_new_york.hidden import DECK, DISCARD, OUT, CardError, CardTracker, hand, played
-from referee.santorini_new_york.judge import Written, explain, find_turn, match, ranked, turn_text, written_steps
+from referee.santorini_new_york.engine import Path
+from referee.santorini_new_york.hidden import DISCARD, CardError, CardTracker
+from referee.santorini_new_york.judge import Written, explain, find_turn, match, ranked, written_steps
 from referee.santorini_new_york.notation import (
     CardRef,
     FinalClaim,
@@ -35,17 +34,13 @@ from referee.santorini_new_york.notation import (
     Square,
     TurnLine,
     WinClaim,
-    quote_player,
 )
-from referee.santorini_new_york.options import SNYOptions
-from referee.santorini_new_york.professions import legal_turns
 from referee.santorini_new_york.quick import quick_turn
 
-SETUP, REVEAL, TURNS, OVER = "setup", "reveal", "turns", "over"
 TERMINATIONS = {"climb": SNYTermination.CLIMB, "engineer-rooftop": SNYTermination.ENGINEER_ROOFTOP}
 
 
-class SNYState(GameState):
+class SNYState(SNYBase, GameState):
     handlers: ClassVar[dict[type, str]] = {
         Place: "_apply_place",
         SetupSkyscraper: "_apply_setup_skyscraper",
@@ -57,37 +52,6 @@ class SNYState(GameState):
         WinClaim: "apply_win_claim",
         FinalClaim: "apply_final_claim",
     }
-
-    def __init__(
-        self, players: list[str], options: SNYOptions, board: BoardMap, deck_list: DeckList, deck: tuple[str, ...]
-    ) -> None:
-        self.players = list(players)
-        self.seats = {name: seat for seat, name in enumerate(players)}
-        self.options = options
-        self.board, self.deck_list, self.deck = board, deck_list, deck
-        self.geo = Geometry.of(board, options.diagonal_adjacency)
-        self.supply, self._contexts = _shared_by(options, self.geo)
-        self.tracker = CardTracker(deck_cards(deck, deck_list))
-        # the places of each seat's cards, named once: every deal, reveal and round's end asks
-        self.hand_places, self.played_places = _places(len(players))
-        self.pos = Position.empty(board)
-        self.stage = SETUP
-        self.round = 1
-        self.pairs: dict[int, int] = {}  # seat -> the starting pair he took
-        self.dealt: set[int] = set()
-        self.needs_skyscraper = "Tour Bus Driver" in deck
-        self.setup_skyscraper: int | None = None
-        self.played: dict[int, Card] = {}
-        self.order: list[int] = []  # this round's turns, lowest card first
-        self.turn = 0
-        self.holder: int | None = None  # the Statue of Liberty
-        self.out: list[int] = []  # eliminated seats, in order
-        self.refill_due: set[int] = set()
-        self.refill_cards = 0  # cards each player gets at the refill under way
-        self.winner: int | None = None
-        self.termination: SNYTermination | None = None
-        self.final_claimed = False
-        self._legal: tuple[tuple, list[Path]] | None = None
 
     # ------------------------------------------------------------------------------------------------ queries
     def is_terminal(self) -> bool:
@@ -114,90 +78,7 @@ class SNYState(GameState):
         assert self.winner is not None and self.termination is not None
         return Outcome([self.players[self.winner]], self.termination, None, detail=self.termination.description)
 
-    def in_game(self) -> list[int]:
-        return [seat for seat in range(len(self.players)) if seat not in self.out]
-
-    def actor(self) -> int | None:
-        return self.order[self.turn] if self.stage == TURNS else None
-
-    def context(self, seat: int) -> TurnContext:
-        """What a seat's turn asks: every turn line asks it, and a seat has a new card every round, so each
-        (seat, card, Statue holder) is made once for all the games of the same options (``_shared_by``)."""
-        key = (seat, self.played[seat][0], self.holder)
-        found = self._contexts.get(key)
-        if found is None:
-            found = self._contexts[key] = TurnContext(self.geo, self.options, seat, key[1], self.holder, self.supply)
-        return found
-
-    def legal_turns(self) -> list[Path]:
-        """Every legal complete turn of the player to act (empty: he must lose a worker); cached per position."""
-        seat = self.actor()
-        if seat is None:
-            return []
-        key = (self.pos.key(), seat, self.played[seat], self.holder)
-        if self._legal is None or self._legal[0] != key:
-            self._legal = (key, legal_turns(self.context(seat), self.pos))
-        return self._legal[1]
-
-    def losable_workers(self, seat: int) -> list[int]:
-        """The workers a player who must lose one may remove: either ([D3]); with loss_player_chooses off, one that
-        cannot move at all when there is one."""
-        workers = self.pos.workers_of(seat)
-        if self.options.loss_player_chooses:
-            return workers
-        start = Path((), self.pos)
-        trapped = [w for w in workers if not any(plain_moves(self.context(seat), start, w))]
-        return trapped or workers
-
-    def refill_count(self) -> int:
-        """Cards each player still in is dealt at the refill under way."""
-        return self.refill_cards
-
-    def setup_missing(self) -> list[str]:
-        missing = [f"{self.players[s]} is not placed" for s in range(len(self.players)) if s not in self.pairs]
-        missing += [f"{self.players[s]} is not dealt" for s in range(len(self.players)) if s not in self.dealt]
-        if self.needs_skyscraper and self.setup_skyscraper is None:
-            missing.append("the Tour Bus Driver's skyscraper is not placed")
-        return missing
-
-    def skyscraper_problem(self, cell: int) -> tuple[SNYCode, str] | None:
-        """Why the setup skyscraper may not go on a space (None: it may)."""
-        square = self.board.square(cell)
-        if self.pos.occupied(cell):
-            return SNYCode.SKYSCRAPER_SPACE, f"{square} is occupied"
-        if not self.supply.has_skyscraper(self.pos):
-            return SNYCode.NO_PIECES, "no skyscraper is left in the supply"
-        free = len(self.free_pairs(self.pos.with_skyscraper(cell)))
-        to_place = len(self.players) - len(self.pairs)
-        if self.options.setup_skyscraper_keeps_pairs and free < to_place:
-            return (
-                SNYCode.SKYSCRAPER_BLOCKS_START,
-                f"{square} would leave {free} free starting pairs for {to_place} players to place",
-            )
-        return None
-
-    def free_pairs(self, pos: Position) -> list[int]:
-        taken = set(self.pairs.values())
-        return [
-            n for n, cells in self.board.starts.items() if n not in taken and not any(pos.occupied(c) for c in cells)
-        ]
-
     # ------------------------------------------------------------------------------------------------ helpers
-    def card_problem(self, error: CardError) -> str:
-        """Why a card cannot be where a statement takes it, in words."""
-        if error.where is None:
-            return error.reason
-        kind, _, seat = error.where.partition(" ")
-        name = self.players[int(seat)] if seat else ""
-        where = {
-            "hand": f"in {name}'s hand",
-            "played": f"played by {name} this round",
-            DISCARD: "in the discard pile",
-            OUT: "out of the game",
-            DECK: "in the deck",
-        }[kind]
-        return f"it is {where}"
-
     def space(self, square: Square) -> int:
         cell = self.board.cell(square.name)
         if not self.board.is_space(cell):
@@ -210,7 +91,7 @@ class SNYState(GameState):
         """A named card: printed in the deck list (else an unknown card, malformed) and in this game's deck."""
         assert ref.profession is not None
         card = (ref.profession, ref.number)
-        if card in self.tracker.bits:  # the game's cards: its deck's professions, each with the numbers printed
+        if card in self.tracker.index:  # the game's cards: its deck's professions, each with the numbers printed
             return card
         numbers = self.deck_list.numbers.get(ref.profession, ())
         if ref.number not in numbers:
@@ -286,23 +167,22 @@ class SNYState(GameState):
         seat = self.seats.get(st.player.name)
         if seat is None:
             seat = self.seat_of(st.player)  # raises: not a player
-        source, count, what = self._deal_of(seat, st)
+        count, what = self._deal_of(seat, st)
         tracker = self.tracker.copy()
-        to, bits = self.hand_places[seat], tracker.bits
-        for index, ref in enumerate(st.cards):
-            if index == count:
-                raise self.fail(SNYCode.HAND_SIZE, f"{what} is {count} cards; this is card {index + 1}", ref.column)
+        index = tracker.index
+        for position, ref in enumerate(st.cards):
+            if position == count:
+                raise self.fail(SNYCode.HAND_SIZE, f"{what} is {count} cards; this is card {position + 1}", ref.column)
+            card: Card | None = None
+            if ref.profession is not None:
+                card = (ref.profession, ref.number)
+                if card not in index:  # not one of the game's cards: ``card_of`` says why
+                    card = self.card_of(ref)
             try:
-                if ref.profession is None:
-                    tracker.take_unknown(source, to)
-                else:
-                    card = (ref.profession, ref.number)
-                    if card not in bits:  # not one of the game's cards: ``card_of`` says why
-                        card = self.card_of(ref)
-                    tracker.take(card, source, to)
+                tracker.deal(seat, card)
             except CardError as error:
-                name = "a card" if ref.unknown else card_text(card)
-                where = "the deck" if source == DECK else "the discard pile"
+                name = "a card" if card is None else card_text(card)
+                where = "the deck" if self.stage == SETUP else "the discard pile"
                 raise self.fail(
                     SNYCode.CARD_UNAVAILABLE,
                     f"{name} cannot be dealt from {where}: {self.card_problem(error)}",
@@ -318,13 +198,13 @@ class SNYState(GameState):
         else:
             self.refill_due.discard(seat)
 
-    def _deal_of(self, seat: int, st: HandDeal) -> tuple[str, int, str]:
-        """Where a 'hand' line deals from, how many cards, and its name; or why no deal is due."""
+    def _deal_of(self, seat: int, st: HandDeal) -> tuple[int, str]:
+        """How many cards a 'hand' line deals, and its name; or why no deal is due."""
         name = self.players[seat]
         if self.stage == SETUP:
             if seat in self.dealt:
                 raise self.fail(SNYCode.MISPLACED_HAND, f"{name}'s setup hand is dealt already", st.column)
-            return DECK, self.options.hand_size, "a setup deal"
+            return self.options.hand_size, "a setup deal"
         if self.stage == TURNS:
             raise self.fail(SNYCode.ROUND_NOT_OVER, "the round's turns are not over", st.column)
         if seat in self.out:
@@ -333,7 +213,7 @@ class SNYState(GameState):
             period = self.options.refill_period
             why = f"{name}'s refill is dealt already" if self.refill_due else f"refills follow every {period}th round"
             raise self.fail(SNYCode.MISPLACED_HAND, f"no deal is due for {name} here: {why}", st.column)
-        return DISCARD, self.refill_count(), "a refill"
+        return self.refill_count(), "a refill"
 
     # ------------------------------------------------------------------------------------------------ rounds
     def _apply_round(self, st: RoundMark) -> None:
@@ -357,10 +237,10 @@ class SNYState(GameState):
         cards = self._named_in_hands(st)
         tracker = self.tracker if cards is not None else self.tracker.copy()  # (None: see ``_named_in_hands``)
         if self.stage == SETUP:
-            tracker.move_all(DECK, DISCARD)  # the cards not dealt start the discard pile
+            tracker.begin()  # the cards not dealt start the discard pile
         if cards is not None:
             for seat, card in cards.items():
-                tracker.take(card, self.hand_places[seat], self.played_places[seat])
+                tracker.play(seat, card)  # known in the hand: one lookup, nothing can fail
         else:
             cards = self._take_played(st, tracker)
         self.tracker, self.played, self.stage = tracker, cards, TURNS
@@ -375,7 +255,7 @@ class SNYState(GameState):
         takes them with no copy of the tracker, as nothing can fail); None to let ``_take_played`` judge it. The
         errors raised are the ones ``_take_played`` raises first, in the same order."""
         cards: dict[int, Card] = {}
-        known, hand_places = self.tracker.known, self.hand_places
+        known, hand_places = self.tracker.known, self.hand_places  # (the tracker's names of the places)
         for _entry, seat, card in self._revealed(st, cards):
             if known.get(card) != hand_places[seat]:
                 return None
@@ -387,10 +267,9 @@ class SNYState(GameState):
         """The reveal's cards by seat, each taken from its player's hand (``tracker``: a copy, kept only when the
         whole line is legal)."""
         cards: dict[int, Card] = {}
-        hand_places, played_places = self.hand_places, self.played_places
         for entry, seat, card in self._revealed(st, cards):
             try:
-                tracker.take(card, hand_places[seat], played_places[seat])
+                tracker.play(seat, card)
             except CardError as error:
                 raise self.fail(
                     SNYCode.NOT_IN_HAND,
@@ -405,7 +284,7 @@ class SNYState(GameState):
         """Each entry of a reveal with its seat and card, checked as it comes (a player still in, one card each —
         ``cards``: those the caller has taken so far —, a card of the game), so that an entry's own error comes
         after the caller's error for an earlier one."""
-        seats, bits = self.seats, self.tracker.bits
+        seats, index = self.seats, self.tracker.index
         for entry in st.entries:
             seat = seats.get(entry.player.name)
             if seat is None:
@@ -416,7 +295,7 @@ class SNYState(GameState):
                 raise self.fail(SNYCode.REVEAL_PLAYERS, f"{entry.player.name} plays one card", entry.player.column)
             ref = entry.card
             card = (ref.profession, ref.number)
-            if card not in bits:  # not one of the game's cards: ``card_of`` says why
+            if card not in index:  # not one of the game's cards: ``card_of`` says why
                 card = self.card_of(ref)
             yield entry, seat, card
 
@@ -490,9 +369,6 @@ class SNYState(GameState):
             raise error
         return found.turn
 
-    def turn_line(self, seat: int, turn: Path) -> str:
-        return f"{quote_player(self.players[seat])}: {turn_text(turn.acts, self.board.square)}"
-
     def _finish_turn(self, seat: int, turn: Path) -> None:
         self.pos = turn.pos
         if turn.winner is not None:
@@ -535,7 +411,7 @@ class SNYState(GameState):
     def _eliminate(self, seat: int) -> None:
         """A player without workers is out: his hand leaves at once ([D12]); the Statue stays or passes ([D12])."""
         self.out.append(seat)
-        self.tracker.move_all(hand(seat), DISCARD if self.options.eliminated_hand_to_discard else OUT)
+        self.tracker.eliminate(seat, self.options.eliminated_hand_to_discard)
         if self.holder == seat and not self.options.statue_stays_with_eliminated:
             still = [s for s in self.order if s not in self.out]
             self.holder = still[-1] if still else None
@@ -553,11 +429,9 @@ class SNYState(GameState):
         self.turn += 1
         if self.turn < len(self.order):
             return
-        # the played places hold this round's reveal, every card of it named (a seat out since an earlier round
-        # played none): they go to the discard pile
-        self.tracker.move_known(self.played.values(), self.played_places, DISCARD)
+        self.tracker.end_round(list(self.played.values()))  # this round's reveal, every card of it named
         if self.round % self.options.refill_period == 0:
-            self.tracker.shuffle(DISCARD)
+            self.tracker.shuffle()
             self.refill_due = set(self.in_game())
             # fewer than refill_size only if the discard pile cannot give every player as many
             self.refill_cards = min(self.options.refill_size, self.tracker.count(DISCARD) // len(self.refill_due))
@@ -594,23 +468,6 @@ class SNYState(GameState):
             self.winner,
             self.final_claimed,
         )
-
-
-@cache
-def _places(players: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The names of each seat's hand and played cards."""
-    return tuple(hand(seat) for seat in range(players)), tuple(played(seat) for seat in range(players))
-
-
-Contexts = dict[tuple[int, str, int | None], TurnContext]  # (seat, card, Statue holder) -> the turn's context
-
-# (options, geometry) -> their supply and turn contexts: the games of a file share them (a context is never changed)
-_SHARED: dict[tuple[int, int], tuple[tuple[object, ...], tuple[Supply, Contexts]]] = {}
-
-
-def _shared_by(options: SNYOptions, geo: Geometry) -> tuple[Supply, Contexts]:
-    """The supply and the turn contexts of every game under these options on this board (made once)."""
-    return made_once(_SHARED, (id(options), id(geo)), (options, geo), lambda: (Supply.of(options), {}))
 
 
 # statement class -> its handler (``SNYState.handlers``, the functions themselves)

@@ -3,16 +3,12 @@ workers), hands, the Statue, and the statements that could come next."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from referee.santorini_new_york.base import OVER, SETUP, TURNS, SNYBase
 from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.cards import Card, card_order, card_text
 from referee.santorini_new_york.engine import Position
-from referee.santorini_new_york.hidden import DECK, DISCARD, CardError, hand, played
+from referee.santorini_new_york.hidden import DISCARD, CardError, hand
 from referee.santorini_new_york.notation import quote_player
-
-if TYPE_CHECKING:
-    from referee.santorini_new_york.state import SNYState
 
 LETTERS = "ABCDEFGH"
 MAX_LISTED = 60
@@ -73,17 +69,15 @@ def read_drawing(board: BoardMap, text: str) -> Position:
     return pos
 
 
-def hand_text(state: SNYState, seat: int) -> str:
+def hand_text(state: SNYBase, seat: int) -> str:
     known = [card_text(card) for card in state.tracker.known_at(hand(seat))]
-    hidden = state.tracker.slots_at(hand(seat))
+    hidden = state.tracker.hidden_in(seat)
     if hidden:
         known.append(f"{hidden} unknown")
     return ", ".join(known) or "no cards"
 
 
-def summary(state: SNYState) -> str:
-    from referee.santorini_new_york.state import OVER, SETUP, TURNS
-
+def summary(state: SNYBase) -> str:
     if state.stage == SETUP:
         head = "setup: " + ("; ".join(state.setup_missing()) or "complete, the first 'play:' is next")
     elif state.stage == OVER:
@@ -111,9 +105,7 @@ def summary(state: SNYState) -> str:
     return "\n".join(lines)
 
 
-def legal_statements(state: SNYState) -> list[str]:
-    from referee.santorini_new_york.state import OVER, SETUP, TURNS
-
+def legal_statements(state: SNYBase) -> list[str]:
     if state.stage == OVER:
         return [f"win: {quote_player(state.players[state.winner or 0])}"]
     if state.stage == TURNS:
@@ -137,7 +129,7 @@ def legal_statements(state: SNYState) -> list[str]:
     return out
 
 
-def setup_statements(state: SNYState) -> list[str]:
+def setup_statements(state: SNYBase) -> list[str]:
     out = []
     free = state.free_pairs(state.pos)
     for seat, name in enumerate(state.players):
@@ -157,27 +149,28 @@ def setup_statements(state: SNYState) -> list[str]:
     return out
 
 
-def possible_cards(state: SNYState, seat: int) -> list[Card]:
-    """Cards the player may hold: named in his hand, or any card one of his unknown slots can be."""
+def possible_cards(state: SNYBase, seat: int) -> list[Card]:
+    """The cards the player may hold: named in his hand, or one of his ``?`` in some consistent reading."""
     tracker = state.tracker
-    cards = set(tracker.known_at(hand(seat))) | set(tracker.candidates_at(hand(seat)))
-    return sorted(cards, key=card_order)
+    return [card for card in tracker.cards if tracker.possible_in(card, seat)]
 
 
-def reveals(state: SNYState, limit: int = 8) -> list[str]:
-    """A few legal 'play:' reveals (every player still in names one card his hand may hold)."""
+def reveals(state: SNYBase, limit: int = 8) -> list[str]:
+    """A few legal 'play:' reveals: every player still in names a card his hand may hold, each with the cards
+    before it (the record is consistent after each)."""
     seats = state.in_game()
-    options = {seat: possible_cards(state, seat) for seat in seats}
+    options = {seat: sorted(possible_cards(state, seat), key=card_order) for seat in seats}
     out: list[str] = []
     for start in range(max((len(cards) for cards in options.values()), default=0)):
         tracker = state.tracker.copy()
-        tracker.move_all(DECK, DISCARD)  # at the first reveal the cards not dealt join the discard pile
+        if state.stage == SETUP:
+            tracker.begin()  # at the first reveal the cards not dealt join the discard pile
         chosen = []
         try:
             for seat in seats:
                 cards = options[seat]
-                card = next(c for c in cards[start:] + cards[:start] if tracker.possible_at(c, hand(seat)))
-                tracker.take(card, hand(seat), played(seat))
+                card = next(c for c in cards[start:] + cards[:start] if tracker.possible_in(c, seat))
+                tracker.play(seat, card)
                 chosen.append(f"{quote_player(state.players[seat])} {card_text(card)}")
         except (StopIteration, CardError):
             continue
