@@ -285,8 +285,8 @@ def judge_on_dask(sources: Iterable[RecordSource], referee: Referee, address: st
 
     The workers read the record files themselves, by their absolute paths as this process sees them: run them where
     the files are visible at the same paths (a shared folder). Large files and standard input are sliced here and
-    their games shipped with the work. A bounded window of units is in flight, so memory stays flat on this side, on
-    the scheduler and on the workers, whatever the size of a file."""
+    their games scattered to the workers (``_on_dask``). A bounded window of units is in flight, so memory stays flat
+    on this side, on the scheduler and on the workers, whatever the size of a file."""
     try:
         from distributed import Client
     except ImportError:  # pragma: no cover - depends on the installation
@@ -299,13 +299,34 @@ def judge_on_dask(sources: Iterable[RecordSource], referee: Referee, address: st
     with client:
         threads = sum(client.nthreads().values())  # type: ignore[no-untyped-call]
         window = max(4, 2 * threads)
-        pending: deque[Any] = deque()
+        pending: deque[tuple[Unit, Any]] = deque()
         for unit in units(map(_absolute, sources), referee):
-            pending.append(client.submit(judge_unit, referee, unit, pure=False))
+            pending.append((unit, _on_dask(client, referee, unit)))
             if len(pending) >= window:
-                yield from _dask_result(pending.popleft(), address)
+                yield from _dask_result(client, referee, *pending.popleft(), address)
         while pending:
-            yield from _dask_result(pending.popleft(), address)
+            yield from _dask_result(client, referee, *pending.popleft(), address)
+
+
+def _on_dask(client: Any, referee: Referee, unit: Unit) -> Any:
+    """A unit submitted. A slice's games (record text) are scattered to a worker first and the task names them: a
+    task's own arguments travel in the scheduler's messages to the worker, and the scheduler keeps its last thousand
+    messages to each worker under 1 MB (``distributed.admin.low-level-log-length``, for debugging) — with the text
+    inside, up to a gigabyte per worker (measured: 1.27 GiB for a 240 MB file before this)."""
+    if not isinstance(unit, Slice):
+        return client.submit(judge_unit, referee, unit, pure=False)
+    for attempt in range(SCATTER_TRIES):
+        try:
+            games = client.scatter(unit, hash=False)
+            break
+        except Exception as exc:  # the worker it went to died; the scheduler drops it in a moment
+            if attempt == SCATTER_TRIES - 1 or client.status != "running":
+                raise ClusterFailed(f"cannot send work to the Dask cluster: {_reason(exc)}") from None
+            time.sleep(0.2 * (attempt + 1))
+    return client.submit(judge_unit, referee, games, pure=False)
+
+
+SCATTER_TRIES = 5  # a slice sent again to another worker after 0.2, 0.4, ... s (2 s in all)
 
 
 def _absolute(source: RecordSource) -> RecordSource:
@@ -316,12 +337,18 @@ def _absolute(source: RecordSource) -> RecordSource:
     return dataclasses.replace(source, path=source.path.absolute())
 
 
-def _dask_result(future: Any, address: str) -> list[GameReport]:
-    try:
-        result: list[GameReport] = future.result()
-    except Exception as exc:  # the scheduler went away, workers kept dying (KilledWorker), the connection broke
-        raise ClusterFailed(f"the Dask cluster at {address} failed during the run: {_reason(exc)}") from None
-    return result
+def _dask_result(client: Any, referee: Referee, unit: Unit, future: Any, address: str) -> list[GameReport]:
+    """A unit's reports. Dask judges a task again when its worker dies, but a slice's scattered games die with the
+    worker that held them: that unit is scattered and submitted again (``RETRIES`` times)."""
+    for attempt in range(RETRIES + 1):
+        try:
+            result: list[GameReport] = future.result()
+            return result
+        except Exception as exc:  # the scheduler went away, workers kept dying (KilledWorker), the connection broke
+            if attempt == RETRIES or client.status != "running" or not isinstance(unit, Slice):
+                raise ClusterFailed(f"the Dask cluster at {address} failed during the run: {_reason(exc)}") from None
+            future = _on_dask(client, referee, unit)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _check_reachable(address: str) -> None:

@@ -377,6 +377,80 @@ def test_dask_keeps_a_bounded_window_of_work_in_flight(monkeypatch: pytest.Monke
     assert len(rest) + 1 == len(list(find_records([RECORDS / "san-juan"]))) and pulled > 5
 
 
+@pytest.fixture(scope="module")
+def big_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One file of 120 games (three games' records): cut into slices when ``BIG_FILE`` is made small."""
+    path = tmp_path_factory.mktemp("big") / "big.rec"
+    path.write_text(
+        "".join(
+            run("play", game, "-n", "2", "-s", "3", "--games", "40").stdout
+            for game in ("saint-petersburg", "san-juan", "santorini-new-york")
+        ),
+        encoding="utf-8",
+    )
+    return path
+
+
+def _slices_in(root: object) -> int:
+    """How many ``Slice`` objects are reachable from ``root`` (following every reference the collector knows)."""
+    import gc
+
+    seen, todo, found = {id(root)}, [root], 0
+    while todo:
+        for child in gc.get_referents(todo.pop()):
+            if id(child) not in seen and not isinstance(child, (type, type(gc))):
+                seen.add(id(child))
+                todo.append(child)
+                found += isinstance(child, parallel.Slice)
+    return found
+
+
+def test_dask_sends_no_record_text_through_the_scheduler(big_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scheduler keeps its last thousand messages to each worker (a debugging log): a slice's games must not be
+    in them, else its memory grows with the file (1.27 GiB for a 240 MB file). They are scattered instead."""
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(parallel, "BIG_FILE", 1)
+    monkeypatch.setattr(parallel, "GAMES_PER_SLICE", 10)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None, silence_logs=40
+    ) as cluster:
+        reports = list(parallel.judge_on_dask(find_records([big_file]), Referee(), cluster.scheduler_address))
+        logs = [comm.recent_message_log for comm in cluster.scheduler.stream_comms.values()]
+        assert sum(len(log) for log in logs) > 0
+        assert _slices_in(logs) == 0
+    assert [r.index for r in reports] == list(range(1, 121))
+
+
+@pytest.mark.skipif(not LINUX, reason="a cluster of separate processes (bench/cluster.py)")
+def test_dask_judges_again_the_slices_a_killed_worker_held(big_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slice's games live on the worker they were scattered to: when it dies (the out-of-memory killer), the slices
+    it held, judged or not, are sent again, and the reports are those of one job."""
+    pytest.importorskip("distributed")
+    from bench.cluster import ProcessCluster
+
+    if not ProcessCluster.available():
+        pytest.skip("no dask command")
+    monkeypatch.setattr(parallel, "BIG_FILE", 1)
+    monkeypatch.setattr(parallel, "GAMES_PER_SLICE", 5)
+    sent = 0
+    on_dask = parallel._on_dask
+
+    def counting(*args: object) -> object:
+        nonlocal sent
+        sent += 1
+        return on_dask(*args)
+
+    monkeypatch.setattr(parallel, "_on_dask", counting)
+    alone = [r.as_dict() for r in Referee().judge_source(next(iter(find_records([big_file]))))]
+    with ProcessCluster(2) as cluster:
+        reports = parallel.judge_on_dask(find_records([big_file]), Referee(), cluster.address)
+        first = next(reports).as_dict()
+        cluster.processes[2].kill()  # a worker, with slices (and results) on it
+        on_cluster = [first, *(r.as_dict() for r in reports)]
+    assert on_cluster == alone and len(alone) == 120
+    assert sent > 120 // 5  # some slices were sent again
+
+
 # ------------------------------------------------------------------------------------------------ deep folders
 def _chain(root: Path, depth: int, files_at: dict[int, str]) -> None:
     """A folder ``d`` inside ``d`` ... ``depth`` levels deep (made through folder descriptors: the paths are longer
