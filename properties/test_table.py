@@ -115,3 +115,42 @@ def test_table_refuses_what_is_not_one_statement() -> None:
         with pytest.raises(TableError):
             table.play(text)
     assert len(table) == 0
+
+
+def test_legal_with_a_prefix_is_every_statement_where_the_list_is_shortened() -> None:
+    """Santorini lists 60 of a turn's choices (often hundreds) as ``legal()``; ``legal(prefix)`` is every one — the
+    short list first, then the rest, each accepted — and a prefix only filters."""
+    from referee.santorini_new_york.base import TURNS
+
+    game = GAMES["santorini-new-york"]
+    players = list(NAMES[:2])
+    tags, lines = _statement_lines(game.play(players, random.Random(1), game.ruleset(None), {}))
+    table = Table(game.id, players, {k: v for k, v in tags.items() if k.lower() not in NOT_TABLE_TAGS})
+    rng = random.Random(3)
+    longest = beyond = 0
+    for text in lines:
+        short, every = table.legal(), table.legal("")
+        assert len(short) <= 60 and every[: len(short)] == short and len(set(every)) == len(every)
+        head = text[: len(text) // 2]
+        assert table.legal(head) == [statement for statement in every if statement.startswith(head)]
+        if table.state.stage == TURNS:
+            assert len(every) == len(table.state.legal_turns())  # one statement a turn (the record may spell it
+            # otherwise: "build b4, c4" or "build b4; build c4", the level reached "=1" written or not)
+            for pick in rng.sample(every[len(short) :], min(2, len(every) - len(short))):
+                table.play(pick)  # accepted: it is legal
+                assert table.undo() == pick
+                beyond += 1
+        longest = max(longest, len(every))
+        table.play(text)
+    assert longest > 60 and beyond > 0
+
+
+@pytest.mark.parametrize("game_id", ["saint-petersburg", "san-juan"])
+def test_legal_with_no_prefix_is_legal_where_nothing_is_shortened(game_id: str) -> None:
+    game = GAMES[game_id]
+    players = list(NAMES[:3])
+    tags, lines = _statement_lines(game.play(players, random.Random(2), game.ruleset(None), {}))
+    table = Table(game.id, players, {k: v for k, v in tags.items() if k.lower() not in NOT_TABLE_TAGS})
+    for text in lines[:80]:
+        assert table.legal("") == table.legal()
+        table.play(text)

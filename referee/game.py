@@ -252,7 +252,13 @@ class GameState(ABC):
 
     @abstractmethod
     def legal_statements(self) -> list[str]:
-        """The statements (as record text) that could legally come next."""
+        """The statements (as record text) that could legally come next — as ``explain`` lists them: a game may shorten
+        a long list (``all_legal_statements`` has every one)."""
+
+    def all_legal_statements(self) -> list[str]:
+        """Every statement that could legally come next, for completion as a line is typed. The same as
+        ``legal_statements`` unless the game shortens that list; such a game overrides this."""
+        return self.legal_statements()
 
     @abstractmethod
     def fingerprint(self) -> tuple[Any, ...]:

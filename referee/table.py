@@ -106,9 +106,12 @@ class Table:
         """Scores (for games with scores), winners and how the game ended, once it has; None before."""
         return self.state.outcome() if self.state.is_terminal() else None
 
-    def legal(self) -> list[str]:
-        """The statements (record text) that could legally come next, as ``explain`` lists them."""
-        return self.state.legal_statements()
+    def legal(self, prefix: str | None = None) -> list[str]:
+        """The statements (record text) that could legally come next, as ``explain`` lists them (a game may shorten a
+        long list: Santorini's turns); with ``prefix``, every legal statement that starts with it (``""``: all)."""
+        if prefix is None:
+            return self.state.legal_statements()
+        return [text for text in self.state.all_legal_statements() if text.startswith(prefix)]
 
     def summary(self) -> str:
         """Where the game stands, in a few lines a person reads."""

@@ -122,13 +122,23 @@ class Api:
         response = self.http.get(f"/tables/{table_id}/record", headers=bearer(token))
         return conforms(response, "GET", "/tables/{table_id}/record")
 
+    def legal(self, table_id: str, token: str | None, prefix: str | None = None) -> httpx.Response:
+        headers = bearer(token) if token is not None else {}
+        params = {"prefix": prefix} if prefix is not None else {}
+        response = self.http.get(f"/tables/{table_id}/legal", headers=headers, params=params)
+        return conforms(response, "GET", "/tables/{table_id}/legal")
+
     def undo(self, table_id: str, token: str, expect: int | None = None) -> httpx.Response:
         params = {"expect": str(expect)} if expect is not None else {}
         response = self.http.delete(f"/tables/{table_id}/lines/last", headers=bearer(token), params=params)
         return conforms(response, "DELETE", "/tables/{table_id}/lines/last")
 
     def play_all(self, created: dict[str, Any], lines: list[str]) -> None:
-        for number, text in enumerate(lines, 1):
+        self.play_all_from(created, 0, lines)
+
+    def play_all_from(self, created: dict[str, Any], before: int, lines: list[str]) -> None:
+        """Send ``lines`` to a table that has ``before`` lines: each must be accepted with its number."""
+        for number, text in enumerate(lines, before + 1):
             response = self.post(created["id"], token_for(created, text), text, expect=number - 1)
             assert response.status_code == 201, (number, text, response.text)
             assert response.json()["number"] == number
@@ -321,6 +331,30 @@ def test_a_line_is_accepted_with_its_number_verdict_and_what_is_legal_next(api: 
     table = api.get(sj["id"], sj["host_token"]).json()
     assert table["lines"][-1] == "Anna: builder" and table["legal"] == reply["legal"]
     assert table["state"] and table["picture"]["blocks"] and table["ruleset"] == "1st edition"
+
+
+def test_every_legal_statement_is_listed_where_legal_is_shortened(api: Api) -> None:
+    """A Santorini turn has often hundreds of choices and ``legal`` lists 60 (as ``check -v`` does); ``GET legal``
+    lists every one, for completion, and a prefix filters them."""
+    tags, lines = script("santorini-new-york", 2, 1)
+    created = api.table("santorini-new-york", ["Anna", "Boris"], tags)
+    table_id, host = created["id"], created["host_token"]
+    for number, text in enumerate(lines, 1):
+        shown = api.get(table_id, host).json()["legal"]
+        listed = api.legal(table_id, created["seat_tokens"]["Boris"]).json()
+        assert listed["lines"] == number - 1 and listed["prefix"] == ""
+        assert listed["legal"][: len(shown)] == shown
+        if len(listed["legal"]) > len(shown):
+            break
+        api.play_all_from(created, number - 1, [text])
+    assert len(shown) == 60 and len(listed["legal"]) > 60
+    head = listed["legal"][-1][:12]
+    filtered = api.legal(table_id, host, head).json()
+    assert filtered["prefix"] == head
+    assert filtered["legal"] == [text for text in listed["legal"] if text.startswith(head)]
+    assert api.legal(table_id, None).status_code == 401
+    assert api.legal("no-such-table", host).status_code == 404
+    assert api.legal(table_id, host, "Zeus: ").json()["legal"] == []
 
 
 def test_an_illegal_or_malformed_line_is_422_exactly_as_check_reports_it(api: Api, sj: dict[str, Any]) -> None:

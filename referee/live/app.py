@@ -182,6 +182,12 @@ async def withdraw_line(request: Request) -> Response:
     return JSON(reply)
 
 
+async def legal(request: Request) -> Response:
+    token = bearer_token(request)
+    prefix = request.query_params.get("prefix", "")
+    return JSON(await service(request).legal(request.path_params["table_id"], token, prefix))
+
+
 async def record(request: Request) -> Response:
     token = bearer_token(request)
     text = await service(request).record(request.path_params["table_id"], token)
@@ -251,6 +257,7 @@ ROUTES = [
     Route("/tables/{table_id}", table, methods=["GET"], name="table"),
     Route("/tables/{table_id}/lines", post_line, methods=["POST"], name="lines"),
     Route("/tables/{table_id}/lines/last", withdraw_line, methods=["DELETE"], name="last_line"),
+    Route("/tables/{table_id}/legal", legal, methods=["GET"], name="legal"),
     Route("/tables/{table_id}/record", record, methods=["GET"], name="record"),
     Route("/tables/{table_id}/events", events, methods=["GET"], name="events"),
 ]

@@ -263,6 +263,17 @@ class TableService:
 
             return await self._run(look, quick=True)
 
+    async def legal(self, table_id: str, token: str | None, prefix: str) -> dict[str, Any]:
+        """Every statement legal now that starts with ``prefix`` (``GET /tables/{id}/legal``): ``legal`` in the other
+        replies may be shortened (Santorini's turns), this never is."""
+        async with self._hold(table_id, token) as (live, _):
+            table = live.table
+
+            def complete() -> dict[str, Any]:
+                return {"lines": len(table), "prefix": prefix, "legal": table.legal(prefix)}
+
+            return await self._run(complete, quick=True)
+
     async def record(self, table_id: str, token: str | None) -> str:
         """The table as a record file."""
         async with self._hold(table_id, token) as (live, _):

@@ -449,6 +449,9 @@ class SNYState(SNYBase, GameState):
     def legal_statements(self) -> list[str]:
         return view.legal_statements(self)
 
+    def all_legal_statements(self) -> list[str]:
+        return view.legal_statements(self, limit=None)
+
     def fingerprint(self) -> tuple:
         return (
             self.stage,

@@ -105,7 +105,8 @@ def summary(state: SNYBase) -> str:
     return "\n".join(lines)
 
 
-def legal_statements(state: SNYBase) -> list[str]:
+def legal_statements(state: SNYBase, limit: int | None = MAX_LISTED) -> list[str]:
+    """What could come next; a turn's choices (often hundreds: each worker, move and build) shortened to ``limit``."""
     if state.stage == OVER:
         return [f"win: {quote_player(state.players[state.winner or 0])}"]
     if state.stage == TURNS:
@@ -116,7 +117,7 @@ def legal_statements(state: SNYBase) -> list[str]:
                 f"{quote_player(state.players[seat])}: loses {state.board.square(w)}"
                 for w in state.losable_workers(seat)
             ]
-        return [state.turn_line(seat, turn) for turn in turns[:MAX_LISTED]]
+        return [state.turn_line(seat, turn) for turn in turns[:limit]]
     if state.stage == SETUP:
         return setup_statements(state)
     out = [

@@ -709,7 +709,7 @@
       return;
     }
     const before = mine.highlighted >= 0 && mine.shown[mine.highlighted] ? mine.shown[mine.highlighted].text : null;
-    mine.shown = suggestionsFor(input.value, mine.table.legal, mine.table.players);
+    mine.shown = suggestionsFor(input.value, everyLegal(mine), mine.table.players);
     const list = $('suggestions');
     clear(list);
     mine.shown.forEach((item, i) => {
@@ -727,6 +727,26 @@
     list.hidden = !mine.shown.length;
     input.setAttribute('aria-expanded', String(!list.hidden));
     $('legal-toggle').setAttribute('aria-expanded', String(!list.hidden));
+  }
+
+  /* The table's "legal" may be shortened (Santorini lists 60 of a turn's choices, often hundreds): completion reads
+     every statement legal now from GET legal, once per position, and uses the short list until it has come. */
+  function everyLegal(mine) {
+    const key = mine.table.lines.join('\n');
+    if (mine.allLegal && mine.allLegal.key === key) return mine.allLegal.legal;
+    fetchAllLegal(mine, key);
+    return mine.table.legal;
+  }
+
+  async function fetchAllLegal(mine, key) {
+    if (mine.legalAsked === key) return;
+    mine.legalAsked = key;
+    const reply = await call('GET', 'tables/' + encodeURIComponent(mine.id) + '/legal', { token: mine.token });
+    if (mine.legalAsked === key) mine.legalAsked = null;
+    if (reply.error || mine !== session || !mine.table || mine.table.lines.join('\n') !== key) return;
+    if (reply.data.lines !== mine.table.lines.length) return;
+    mine.allLegal = { key: key, legal: reply.data.legal };
+    updateSuggestions();
   }
 
   function hideSuggestions() {
