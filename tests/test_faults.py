@@ -69,10 +69,21 @@ def alive(pid: int) -> bool:
 
 
 def started(args: list[str], cwd: Path | None = None) -> tuple[subprocess.Popen[str], set[int]]:
-    """A run in a process group of its own, once it has written its first report (its workers are busy)."""
-    process = subprocess.Popen(
-        [*REFEREE, *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
+    """A run in a process group of its own, once it has written its first report (its workers are busy). It starts
+    with Ctrl-C's default action even when the tests run in a background job (where the shell ignores SIGINT, and a
+    program started there keeps ignoring it, as it should)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # reset to the default in the child by exec
+    try:
+        process = subprocess.Popen(
+            [*REFEREE, *args],
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert process.stdout is not None
     process.stdout.readline()
     workers: set[int] = set()
