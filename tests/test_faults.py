@@ -403,13 +403,16 @@ def big_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _slices_in(root: object) -> int:
-    """How many ``Slice`` objects are reachable from ``root`` (following every reference the collector knows)."""
+    """How many ``Slice`` objects the data held from ``root`` reaches (every reference the collector knows, but not
+    through code: a function's globals lead to the whole process, and to the worker's own data)."""
     import gc
+    import types
 
+    code = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.FrameType)
     seen, todo, found = {id(root)}, [root], 0
     while todo:
         for child in gc.get_referents(todo.pop()):
-            if id(child) not in seen and not isinstance(child, (type, type(gc))):
+            if id(child) not in seen and not isinstance(child, code):
                 seen.add(id(child))
                 todo.append(child)
                 found += isinstance(child, parallel.Slice)
