@@ -297,7 +297,10 @@ class SetupContext:
         if path is None:
             names = ", ".join(sorted(registered)) or "none"
             raise self.error_at_tag(
-                tag, kind, f"no {what} {excerpt(reference)} (registered: {names}; or a file inside the record's folder)"
+                tag,
+                kind,
+                f"no {what} {excerpt(reference)} (registered: {names}; "
+                f"{self.policy.where_files_may_be(self.record_dir)})",
             )
         try:
             return _read_resource_text(path, self.policy.max_resource_bytes), path

@@ -86,6 +86,17 @@ class ReadPolicy:
     allowed_dirs: tuple[Path, ...] = field(default_factory=tuple)
     allow_any_path: bool = False
 
+    def where_files_may_be(self, record_dir: Path | None) -> str:
+        """Where ``locate`` looks for a file a reference names, in words, for the error that names none found."""
+        if self.allow_any_path:
+            return "or a file"
+        places = (["inside the record's folder"] if record_dir is not None else []) + (
+            ["inside a folder allowed with --allow-dir"] if self.allowed_dirs else []
+        )
+        if not places:
+            return "no file is read for a record without a folder (standard input, a live table)"
+        return "or a file " + ", or ".join(places)
+
     def locate(self, reference: str, registered: Mapping[str, Path], record_dir: Path | None) -> Path | None:
         """The file a record's reference names, or None for anything it may not name (or that does not exist).
 

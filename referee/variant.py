@@ -119,17 +119,21 @@ def record_tag(variant: Variant, reference: str) -> tuple[str, Path | None]:
     return variant.path.name, variant.path
 
 
-def find_variant(reference: str, base_dir: Path | None = None, policy: ReadPolicy = DEFAULT_POLICY) -> Variant:
+def find_variant(
+    reference: str, base_dir: Path | None = None, policy: ReadPolicy = DEFAULT_POLICY, game: GameType | None = None
+) -> Variant:
     """A variant by registered name, or a file inside ``base_dir`` (the record's folder) or a folder the user
-    allowed. Anything else — a path outside, a missing file, a folder, a device — is the same ``unknown-variant``."""
+    allowed. Anything else — a path outside, a missing file, a folder, a device — is the same ``unknown-variant``,
+    which lists the registered variants (``game``'s only, when given)."""
     registered = registered_paths()
     path = policy.locate(reference, registered, base_dir)
     if path is None:
-        known = ", ".join(sorted(registered)) or "none"
+        folder = game.variants_dir() if game is not None else None
+        names = [name for name, path in registered.items() if folder is None or path.parent == folder]
+        known = ", ".join(sorted(names)) or "none"
         raise malformed(
             RecordCode.UNKNOWN_VARIANT,
-            f"no variant {excerpt(reference)} (registered: {known}; or a file inside the record's folder, or inside "
-            "a folder allowed with --allow-dir)",
+            f"no variant {excerpt(reference)} (registered: {known}; {policy.where_files_may_be(base_dir)})",
         )
     return load_variant(path, policy)
 
@@ -213,7 +217,7 @@ def resolve_options(
         )
     label = ruleset or game.default_ruleset
     if variant:
-        found = find_variant(variant, base_dir, policy)
+        found = find_variant(variant, base_dir, policy, game)
         options = apply_variant(game, options, found)
         label += f" + {found.name}"
     return options, label

@@ -11,7 +11,7 @@ import pytest
 
 from referee.errors import RefereeError, Verdict
 from referee.registry import find_game
-from referee.replay import check_text
+from referee.replay import check_file, check_text
 from referee.saint_petersburg import SaintPetersburg
 from referee.san_juan import SanJuan
 from referee.santorini_new_york import SantoriniNewYork
@@ -271,3 +271,19 @@ def test_the_stats_hooks_count_from_the_statements() -> None:
         assert counts and all(sum(c.values()) >= 0 for c in counts.values())
         key = {"saint-petersburg": "bought", "san-juan": "built", "santorini-new-york": "played"}[game.id]
         assert sum(counts[key].values()) > 0
+
+
+def test_an_unknown_variant_lists_the_games_own_and_says_where_files_may_be(tmp_path: Path) -> None:
+    """The message a scorekeeper or an organiser reads: San Juan's variants, not every game's; "inside the record's
+    folder" only where there is one (standard input and a live table read no file)."""
+    text = '[Game "San Juan"]\n[Players "Anna, Boris"]\n[Variant "nope"]\n'
+    (from_stdin,) = check_text(text)
+    (path := tmp_path / "game.rec").write_text(text, encoding="utf-8")
+    (from_file,) = check_file(path)
+    for report in (from_stdin, from_file):
+        assert report.error is not None and report.error.code == "unknown-variant"
+        listed = report.error.message.split("registered: ", 1)[1].split(";", 1)[0].split(", ")
+        assert listed and all(name.startswith("sj-") for name in listed)
+        assert "sj-no-chapel" in listed
+    assert "no file is read for a record without a folder" in from_stdin.error.message
+    assert "inside the record's folder" in from_file.error.message
