@@ -27,7 +27,7 @@ from referee.cli_options import RECORD_PATHS, read_policy, reading_options, runn
 from referee.errors import CATALOGUE, JOB_FAILED, JobFailed, RefereeError, Verdict
 from referee.files import FileExists, new_file, write_new_file, written_by_referee
 from referee.formats import JUNIT_MARK, TRACE_MISMATCH, GitHubWriter, JUnitWriter, SarifWriter
-from referee.game import GameState, GameType, option_docs
+from referee.game import GameState, GameType, GeneratorFailed, option_docs
 from referee.progress import RunProgress, wanted
 from referee.record import GameRecord, iter_games
 from referee.registry import GAMES, find_game
@@ -742,7 +742,11 @@ def play(
         tags = {"Event": "referee play", "Ruleset": ruleset or game.default_ruleset, "Seed": str(seed + k)}
         if variant:
             tags["Variant"] = variant
-        texts.append(game.play(names, random.Random(seed + k), options, tags))
+        try:
+            texts.append(game.play(names, random.Random(seed + k), options, tags))
+        except GeneratorFailed as failed:  # a house rule under which a game cannot be played to its end
+            hint = f"; 'referee variant check {variant}' says why" if variant else ""
+            raise JobFailed(f"cannot play game {k + 1} of {game.title} ({label}): {failed}{hint}") from None
     text = "\n".join(texts)
     if output is None:
         click.echo(text, nl=False)

@@ -321,15 +321,18 @@ def _generator_failed(check: PlayCheck, players: list[str], seed: int, failed: G
     listed = _accepted_listed(check.adapter, state, parser)
     reason = getattr(failed.reason, "message", str(failed.reason))
     code = getattr(failed.reason, "code", None)
-    refused = f"{failed.refused!r} refused" + (f" [{code}]" if code else "") + f": {reason}"
+    if failed.refused is None:
+        refused = f"found nothing to write: {reason}"
+    else:
+        refused = f"{failed.refused!r} refused" + (f" [{code}]" if code else "") + f": {reason}"
     if listed is not None and not listed[1]:
         shown = "; ".join(listed[0][:6]) or "none"
         check.fail(
             ACTS,
             players,
             failed.lines,
-            f"after the last line no statement the referee lists as legal is accepted (listed: {shown}); the "
-            f"generator's {refused}",
+            f"after the last line no statement the referee lists as legal is accepted and moves the game on "
+            f"(listed: {shown}); the generator's {refused}",
             [f"Game.play, seed {seed}", "the position after the last line:", state.summary()],
         )
     else:
@@ -338,23 +341,30 @@ def _generator_failed(check: PlayCheck, players: list[str], seed: int, failed: G
 
 
 def _accepted_listed(adapter: GameAdapter[Any], state: GameState, parser: Any) -> tuple[list[str], list[str]] | None:
-    """(listed, accepted): the statements the referee lists as legal and those of them a copy of the state accepts
-    (None at the end of a game)."""
+    """(listed, accepted): the statements the referee lists as legal and the first of them that a copy of the state
+    accepts and that moves the game on; None at the end of a game, and where only a template could move it on (it
+    cannot be tried). A checkpoint (``round 7``) is accepted where it stands and changes nothing: a game stuck before
+    it is still stuck."""
     if state.is_terminal():
         return None
     listed: list[str] = []
+    templates = False
+    before = state.fingerprint()
     for text in state.legal_statements():
         try:  # a template ("deal: 3 card(s) from the buildings deck", "governor: PLAYER") is no statement
             statement = parser.resolve(parser.parse(text), state.seats)
         except RefereeError:
+            templates = True
             continue
         listed.append(text)
+        after = copy.deepcopy(state)
         try:
-            copy.deepcopy(state).apply(statement)
+            after.apply(statement)
         except RefereeError:
             continue
-        return listed, [text]
-    return listed, []
+        if after.fingerprint() != before:
+            return listed, [text]
+    return None if templates else (listed, [])
 
 
 def _driven(
@@ -472,7 +482,8 @@ def _probe(
                 ACTS,
                 play.players,
                 lines(index),
-                f"after statement {index} no statement the referee lists as legal is accepted (listed: {shown})",
+                f"after statement {index} no statement the referee lists as legal is accepted and moves the game on "
+                f"(listed: {shown})",
                 [*where, state.summary()],
             )
     if not agrees:

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli import main
+from referee.errors import JOB_FAILED
 from referee.variant import registered_variants
 
 KNOWN_BROKEN = {"sp-no-minimum"}  # deliberately broken: the demonstration that the check catches a broken rule
@@ -88,11 +89,64 @@ def test_check_finds_a_player_without_legal_statement(tmp_path: Path) -> None:
     assert result.exit_code == 1, result.output
     lines = section(result.output, "a player always has a legal statement")
     assert lines[0].startswith("  broken")
-    assert "no statement the referee lists as legal is accepted (listed: none)" in lines[1]
+    assert "no statement the referee lists as legal is accepted and moves the game on (listed: none)" in lines[1]
     assert "no legal action: round 1, worker phase" in lines[1]
     assert any("referee verdict unfinished after 4 statements" in line for line in lines), lines
     text = record_of(lines, tmp_path).read_text()
     assert '[Variant "broke.toml"]' in text and text.rstrip().splitlines()[-1].startswith("deal: ")
+
+
+SNY_ONE_CARD_REFILL = 'name = "sny-one-card-refill"\ngame = "santorini-new-york"\n[options]\nrefill_size = 1\n'
+
+
+def test_check_finds_santorini_hands_running_out_though_a_checkpoint_is_accepted(tmp_path: Path) -> None:
+    """One card a refill: the hands run out in round 7, where the referee still lists (and accepts) the optional
+    "round 7" checkpoint — which moves nothing on: no player can act. The generator stops with a counterexample."""
+    (tmp_path / "one.toml").write_text(SNY_ONE_CARD_REFILL)
+    result = run("variant", "check", "one.toml", "-n", "4", "--no-proofs", cwd=tmp_path)
+    assert result.exit_code == 1, result.output
+    lines = section(result.output, "a player always has a legal statement")
+    assert lines[0].startswith("  broken")
+    assert "(listed: round 7)" in lines[1] and "has no card left to play in round 7" in lines[1]
+    assert section(result.output, "generated records replay valid")[0].startswith("  holds")
+    assert "referee verdict unfinished" in "\n".join(lines)
+
+
+def test_play_under_a_variant_that_cannot_be_played_through_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "one.toml").write_text(SNY_ONE_CARD_REFILL)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "referee.cli",
+            "play",
+            "santorini-new-york",
+            "-n",
+            "2",
+            "--variant",
+            "one.toml",
+            "--games",
+            "4",
+            "-o",
+            "out.rec",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == JOB_FAILED and done.stdout == ""
+    assert done.stderr.startswith("referee: cannot play game ") and done.stderr.count("\n") == 1
+    assert "has no card left to play" in done.stderr and "'referee variant check one.toml' says why" in done.stderr
+    assert not (tmp_path / "out.rec").exists()
+
+
+@pytest.mark.parametrize("option", ["hand_size", "refill_size", "refill_period"])
+def test_santorini_deals_and_refills_are_at_least_one(tmp_path: Path, option: str) -> None:
+    (tmp_path / "zero.toml").write_text(f'name = "zero"\ngame = "santorini-new-york"\n[options]\n{option} = 0\n')
+    result = run("variant", "check", "zero.toml", "--no-proofs", cwd=tmp_path)
+    assert result.exit_code == 1
+    assert f"option '{option}' is at least 1, not 0" in result.output
 
 
 def test_round_one_discards_keep_a_hand_limit_of_0_playable(tmp_path: Path) -> None:

@@ -24,9 +24,11 @@ class SNYOptions:
     deck: tuple[str, ...] = opt(
         FIRST_GAME_DECK, "Deck tag: the Engineer plus one Builder, one Specialist and one Mover (first-game deck)."
     )
-    hand_size: int = opt(5, "Cards dealt to each player at setup.")
-    refill_size: int = opt(4, "Cards dealt to each player still in at a refill.")
-    refill_period: int = opt(4, "A refill follows every this many rounds (when the game goes on).")
+    hand_size: int = opt(5, "Cards dealt to each player at setup (at least 1: a deal names its cards).", minimum=1)
+    refill_size: int = opt(
+        4, "Cards dealt to each player still in at a refill (at least 1: a deal names its cards).", minimum=1
+    )
+    refill_period: int = opt(4, "A refill follows every this many rounds (when the game goes on).", minimum=1)
     supply_blocks_1: int = opt(0, "Level-1 blocks in the supply; 0 = unlimited.")
     supply_blocks_2: int = opt(0, "Level-2 blocks in the supply; 0 = unlimited.")
     supply_blocks_3: int = opt(0, "Level-3 blocks in the supply; 0 = unlimited.")

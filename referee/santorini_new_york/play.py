@@ -156,6 +156,8 @@ class Generator:
         seats = list(range(len(self.players)))
         self.rng.shuffle(seats)
         for seat in seats:
+            if len(self.deck) < self.options.hand_size:
+                raise RuntimeError(f"the deck has too few cards to deal {self.players[seat]} a hand")
             cards = [self.deck.pop() for _ in range(self.options.hand_size)]
             self.emit(self.deal(seat, cards))
 
@@ -170,6 +172,8 @@ class Generator:
         seats = state.in_game()
         self.rng.shuffle(seats)
         for seat in seats:
+            if not self.hands[seat]:
+                raise RuntimeError(f"{self.players[seat]} has no card left to play in round {state.round}")
             card = self.hands[seat].pop(self.rng.randrange(len(self.hands[seat])))
             self.discard.append(card)
             entries.append(PlayEntry(self.ref(seat), CardRef(card[0], card[1], 0, 0)))
@@ -187,6 +191,8 @@ class Generator:
         self.rng.shuffle(seats)
         count = state.refill_count()
         for seat in seats:
+            if len(self.discard) < count:
+                raise RuntimeError(f"the discard pile has too few cards to refill {self.players[seat]}'s hand")
             self.emit(self.deal(seat, [self.discard.pop() for _ in range(count)]))
 
     def turn(self) -> None:
@@ -244,7 +250,12 @@ def play_record(
     chance is drawn for every card)."""
     options = options_from_tags(options, tags)
     generator = Generator(players, rng, options, hide=hide)
-    body = generator.run()
+    try:
+        body = generator.run()
+    except GeneratorFailed:
+        raise
+    except RuntimeError as error:  # the options leave no statement to write: how far the game got (variant check)
+        raise GeneratorFailed([statement_text(s) for s in generator.written], None, error) from error
     outcome = generator.state.outcome()
     head = {"Game": "Santorini: New York", "Players": ", ".join(players)}
     extra = {k: v for k, v in tags.items() if k not in TAG_OPTIONS}

@@ -120,7 +120,7 @@ def check_fit(
         problems.append(f"if_possible_scope is one of {', '.join(SCOPES)}, not {options.if_possible_scope!r}")
     if not 1 <= options.refill_period <= options.hand_size:
         problems.append("refill_period is between 1 and hand_size (a hand must last until the refill)")
-    if options.refill_size < 0 or options.hand_size < 1:
-        problems.append("hand_size is at least 1 and refill_size not negative")
+    if options.refill_size < 1 or options.hand_size < 1:
+        problems.append("hand_size and refill_size are at least 1 (a deal names its cards)")
     if problems:
         raise setup_error(context, "Variant", SNYCode.BAD_OPTIONS, "; ".join(problems))
