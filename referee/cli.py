@@ -737,6 +737,11 @@ def play(
     except RefereeError as error:
         raise click.BadParameter(error.message) from None
     names = DEFAULT_NAMES[:players]
+    try:  # options that do not fit this many players (the deck, the board), as check would refuse them at setup
+        game.new_state(names, options)
+    except (ValueError, RefereeError) as problem:
+        message = getattr(problem, "message", str(problem))
+        raise click.BadParameter(f"{label} cannot set up a game of {players} players: {message}") from None
     texts = []
     for k in range(count):
         tags = {"Event": "referee play", "Ruleset": ruleset or game.default_ruleset, "Seed": str(seed + k)}
@@ -746,7 +751,8 @@ def play(
             texts.append(game.play(names, random.Random(seed + k), options, tags))
         except GeneratorFailed as failed:  # a house rule under which a game cannot be played to its end
             hint = f"; 'referee variant check {variant}' says why" if variant else ""
-            raise JobFailed(f"cannot play game {k + 1} of {game.title} ({label}): {failed}{hint}") from None
+            reason = str(failed).split("\n", 1)[0].rstrip(":")  # its first line (a state summary may follow)
+            raise JobFailed(f"cannot play game {k + 1} of {game.title} ({label}): {reason}{hint}") from None
     text = "\n".join(texts)
     if output is None:
         click.echo(text, nl=False)

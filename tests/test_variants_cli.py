@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -327,3 +328,29 @@ def test_a_generator_that_cannot_finish_is_reported(tmp_path: Path, monkeypatch:
     result = run("stats", "--variant", "sp-no-pub", "-n", "1")
     assert result.exit_code == 1
     assert "no game under sp-no-pub: the generator stopped after 50 statement(s): no end after 50" in result.output
+
+
+def test_play_refuses_options_that_cannot_set_up_the_game_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "big.toml").write_text('name = "big"\ngame = "santorini-new-york"\n[options]\nhand_size = 22\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "referee.cli", "play", "santorini-new-york", "-n", "2", "--variant", "big.toml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert "cannot set up a game of 2 players: Deck: the deck has 25 cards; 2 players are dealt 22 each" in done.stderr
+
+
+def test_free_pub_vp_are_played_and_judged(tmp_path: Path) -> None:
+    """A house rule that gives Pub VP away (price 0): the generator buys up to the cap, the referee charges nothing."""
+    (tmp_path / "free.toml").write_text('name = "free"\ngame = "saint-petersburg"\n[options]\npub_vp_price = 0\n')
+    played = run("play", "saint-petersburg", "-n", "2", "--games", "4", "--variant", "free.toml", cwd=tmp_path)
+    assert played.exit_code == 0, played.output
+    pubs = [line for line in played.output.splitlines() if ": pub " in line]
+    assert any(re.search(r": pub [1-9]", line) for line in pubs)
+    assert all(re.fullmatch(r".*: pub \d+( for 0)?", line) for line in pubs), pubs  # a price claimed is 0
+    (tmp_path / "free.rec").write_text(played.output)
+    checked = run("check", "free.rec", cwd=tmp_path)
+    assert checked.exit_code == 0 and "4 valid" in checked.output

@@ -127,8 +127,7 @@ class SaintPetersburgAdapter(GameAdapter[SPState]):
         moves = []
         for seat, player in enumerate(state.p):
             if player.owns("Pub") and seat not in state.pubs_used:
-                top = min(state.pub_cap(seat), player.rubles // state.options.pub_vp_price)
-                for count in range(top + 1):
+                for count in range(state.pub_affordable(seat) + 1):
                     moves.append(Actor(_ref(player.name), Pub(count, count * state.options.pub_vp_price)))
         return moves
 

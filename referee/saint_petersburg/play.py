@@ -135,7 +135,7 @@ class RandomPolicy:
                 if seat in state.pubs_used or (state.round, seat) in self._pubs_decided:
                     continue
                 self._pubs_decided.add((state.round, seat))
-                cap = min(state.pub_cap(seat), player.rubles // price)
+                cap = state.pub_affordable(seat)
                 if cap > 0 and rng.random() < 0.7:
                     count = rng.randint(0, cap)
                     return Actor(NameRef(player.name, 0), Pub(count, count * price))

@@ -84,6 +84,13 @@ class ScoringRules(Position):
             return 0
         return self.options.pub_max_vp * (pubs if self.options.pub_cap_per_pub else 1)
 
+    def pub_affordable(self, seat: int) -> int:
+        """The most VP a player may buy with his Pubs now: the cap, and what his rubles pay for (the whole cap when a
+        house rule makes them free: ``pub_vp_price`` 0)."""
+        price = self.options.pub_vp_price
+        cap = self.pub_cap(seat)
+        return min(cap, self.p[seat].rubles // price) if price else cap
+
     def _apply_pub(self, seat: int, action: Pub) -> None:
         if not (self.stage == BETWEEN and self.pub_open):
             raise self.fail(

@@ -13,7 +13,11 @@ from referee.san_juan.cards import TILES
 
 @dataclass(frozen=True)
 class SJOptions:
-    start_hand: int = opt(4, "Cards dealt to each player at setup (the 'hand PLAYER:' lines).")
+    start_hand: int = opt(
+        4,
+        "Cards dealt to each player at setup (the 'hand PLAYER:' lines; at least 1: a deal names its cards).",
+        minimum=1,
+    )
     start_building: str = opt("Indigo Plant", "The building every player starts with, taken out of the 110 cards.")
     hand_limit: int = opt(7, "Hand limit checked at the start of each round.")
     tower_hand_limit: int = opt(12, "Hand limit of a Tower owner.")
