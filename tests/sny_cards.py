@@ -63,6 +63,26 @@ def reference_failure(cards: Sequence[Card], events: Sequence[Event], to_discard
     return None
 
 
+def feed(tracker: CardTracker, event: Event, played: list[Card], to_discard: bool = True) -> None:
+    """One event given to the card tracker (``played``: the round's played cards so far, emptied at its end);
+    ``CardError`` when the tracker refuses it."""
+    kind = event[0]
+    if kind == "deal":
+        tracker.deal(event[1], event[2])
+    elif kind == "play":
+        tracker.play(event[1], event[2])
+        played.append(event[2])
+    elif kind == "end":
+        tracker.end_round(list(played))
+        played.clear()
+    elif kind == "out":
+        tracker.eliminate(event[1], to_discard)
+    elif kind == "begin":
+        tracker.begin()
+    else:
+        tracker.shuffle()
+
+
 def tracker_failure(
     cards: Sequence[Card], events: Sequence[Event], to_discard: bool = True, check: bool = True
 ) -> int | None:
@@ -71,22 +91,8 @@ def tracker_failure(
     tracker = CardTracker(tuple(cards))
     played: list[Card] = []
     for position, event in enumerate(events):
-        kind = event[0]
         try:
-            if kind == "deal":
-                tracker.deal(event[1], event[2])
-            elif kind == "play":
-                tracker.play(event[1], event[2])
-                played.append(event[2])
-            elif kind == "end":
-                tracker.end_round(played)
-                played = []
-            elif kind == "out":
-                tracker.eliminate(event[1], to_discard)
-            elif kind == "begin":
-                tracker.begin()
-            else:
-                tracker.shuffle()
+            feed(tracker, event, played, to_discard)
         except CardError:
             return position
         if check:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sny_cards import random_history, record_events, reference_failure, tracker_failure, witness_problems
+from sny_cards import feed, random_history, record_events, reference_failure, tracker_failure, witness_problems
 
 from referee.record import read_text, split_games
 from referee.replay import check_text
@@ -38,21 +38,7 @@ def tracker_after(events: list[tuple], cards: tuple = CARDS, to_discard: bool = 
     tracker = CardTracker(cards)
     played: list = []
     for event in events:
-        kind = event[0]
-        if kind == "deal":
-            tracker.deal(event[1], event[2])
-        elif kind == "play":
-            tracker.play(event[1], event[2])
-            played.append(event[2])
-        elif kind == "end":
-            tracker.end_round(played)
-            played = []
-        elif kind == "out":
-            tracker.eliminate(event[1], to_discard)
-        elif kind == "begin":
-            tracker.begin()
-        else:
-            tracker.shuffle()
+        feed(tracker, event, played, to_discard)
         assert not witness_problems(tracker), event
     return tracker
 
