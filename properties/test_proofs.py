@@ -155,6 +155,12 @@ def judged(folder: Path, record_line: str) -> tuple[Path, Any]:
     return path, report
 
 
+def test_sny_deck_list_that_cannot_be_read_is_a_usage_error_not_a_counterexample(tmp_path, monkeypatch) -> None:
+    result = sny_prove(tmp_path, monkeypatch, 'deck_list = "missing.toml"')
+    assert result.exit_code == 2 and "counterexample" not in result.output
+    assert "missing.toml" in result.output
+
+
 def test_sny_shipped_rules_prove_four_card_properties(tmp_path: Path) -> None:
     results = prove(SNY, SNY.ruleset(None), {"Ruleset": "standard"}, tmp_path)
     assert [r.name.split(":")[0].split(" (")[0] for r in results] == [

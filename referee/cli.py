@@ -16,53 +16,26 @@ import signal
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
-from types import FrameType
 from typing import Any, ClassVar, NoReturn
 
 import click
 
 from referee.cli_options import RECORD_PATHS, read_policy, reading_options, running_options
 from referee.errors import CATALOGUE, JOB_FAILED, JobFailed, RefereeError, Verdict
-from referee.files import FileExists, new_file, write_new_file, written_by_referee
+from referee.files import FileExists, complete_standard_output, new_file, write_new_file, written_by_referee
 from referee.formats import JUNIT_MARK, TRACE_MISMATCH, GitHubWriter, JUnitWriter, SarifWriter
 from referee.game import GameState, GameType, GeneratorFailed, option_docs
 from referee.progress import RunProgress, wanted
 from referee.record import GameRecord, iter_games
 from referee.registry import GAMES, find_game
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
-from referee.resources import DEFAULT_MAX_BYTES, USER_POLICY, ReadRefused, read_limited
-from referee.variant import Variant, find_variant, registered_variants, resolve_options
+from referee.resources import DEFAULT_MAX_BYTES, USER_POLICY, ReadRefused, copy_beside, read_limited
+from referee.stopping import signal_of, sigterm_stops_the_run, stop_message, stopping
+from referee.variant import Variant, find_variant, record_tag, registered_variants, resolve_options
 
 DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fedor", "Galina", "Hugo"]
-
-
-class Interrupted(KeyboardInterrupt):
-    """A signal that stops a run as Ctrl-C does: SIGTERM (``timeout``, a cancelled CI job, systemd)."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
-    raise Interrupted(signum)
-
-
-@contextmanager
-def _signals_stop_the_run() -> Iterator[None]:
-    """SIGTERM raises ``Interrupted`` in the main thread, as SIGINT raises ``KeyboardInterrupt``: both unwind the run
-    (temporary files are removed, worker processes stopped) and end it with one line."""
-    try:
-        previous = signal.signal(signal.SIGTERM, _interrupt)
-    except ValueError:  # not the main thread (an embedding program): its own handling stays
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 def _quiet_exit(status: int, message: str | None = None) -> NoReturn:
@@ -123,16 +96,15 @@ class RefereeGroup(click.Group):
         return command
 
     def invoke(self, ctx: click.Context) -> Any:
-        with _signals_stop_the_run():
+        complete_standard_output()
+        with sigterm_stops_the_run():
             try:
                 result = super().invoke(ctx)
             except SystemExit as done:
                 _quiet_exit_on_broken_output()
                 raise done from None
             except KeyboardInterrupt as stop:
-                signum = stop.signum if isinstance(stop, Interrupted) else signal.SIGINT
-                _ignore_further_signals()
-                _quiet_exit(128 + signum, "\ninterrupted" if signum == signal.SIGINT else "terminated")
+                _quiet_exit(stopping(stop), stop_message(signal_of(stop)))
             except FileExists as exists:
                 _quiet_exit(2, f"Error: {exists}")
             except JobFailed as failed:
@@ -153,15 +125,6 @@ def _quiet_exit_on_broken_output() -> None:
         _quiet_exit(128 + signal.SIGPIPE)
     except OSError as exc:
         _quiet_exit(JOB_FAILED, f"referee: cannot write to standard output: {exc.strerror or exc}")
-
-
-def _ignore_further_signals() -> None:
-    """Once a run is stopping, a second Ctrl-C or SIGTERM does not interrupt the stopping (no second traceback)."""
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        try:
-            signal.signal(signum, signal.SIG_IGN)
-        except ValueError:
-            break
 
 
 def _os_error(exc: OSError) -> str:
@@ -742,23 +705,40 @@ def play(
     except (ValueError, RefereeError) as problem:
         message = getattr(problem, "message", str(problem))
         raise click.BadParameter(f"{label} cannot set up a game of {players} players: {message}") from None
-    texts = []
-    for k in range(count):
-        tags = {"Event": "referee play", "Ruleset": ruleset or game.default_ruleset, "Seed": str(seed + k)}
-        if variant:
-            tags["Variant"] = variant
-        try:
-            texts.append(game.play(names, random.Random(seed + k), options, tags))
-        except GeneratorFailed as failed:  # a house rule under which a game cannot be played to its end
-            hint = f"; 'referee variant check {variant}' says why" if variant else ""
-            reason = str(failed).split("\n", 1)[0].rstrip(":")  # its first line (a state summary may follow)
-            raise JobFailed(f"cannot play game {k + 1} of {game.title} ({label}): {reason}{hint}") from None
-    text = "\n".join(texts)
-    if output is None:
-        click.echo(text, nl=False)
+
+    def records(variant_tag: str | None) -> str:
+        texts = []
+        for k in range(count):
+            tags = {"Event": "referee play", "Ruleset": ruleset or game.default_ruleset, "Seed": str(seed + k)}
+            if variant_tag:
+                tags["Variant"] = variant_tag
+            try:
+                texts.append(game.play(names, random.Random(seed + k), options, tags))
+            except GeneratorFailed as failed:  # a house rule under which a game cannot be played to its end
+                hint = f"; 'referee variant check {variant}' says why" if variant else ""
+                reason = str(failed).split("\n", 1)[0].rstrip(":")  # its first line (a state summary may follow)
+                raise JobFailed(f"cannot play game {k + 1} of {game.title} ({label}): {reason}{hint}") from None
+        return "\n".join(texts)
+
+    if output is None:  # the tag as given: where the text goes, only the user knows
+        click.echo(records(variant), nl=False)
         return
+    tag, variant_file = _variant_tag(game, variant) if variant else (None, None)
+    text = records(tag)
+    if variant_file is not None:  # a file: copied beside the record, where the referee looks for it when it judges it
+        try:
+            copied = copy_beside(variant_file, output.parent)
+        except (OSError, ReadRefused) as refused:
+            raise JobFailed(f"cannot copy {variant_file} beside {output}: {refused}") from None
+        if copied != tag:  # a different file of that name is there already: the copy has a name of its own
+            text = records(copied)
     write_new_file(output, text)
     click.echo(f"wrote {count} game(s) of {game.title} ({label}) to {output}")
+
+
+def _variant_tag(game: GameType, reference: str) -> tuple[str, Path | None]:
+    """The Variant tag a record written to a file carries, and the variant file to copy beside it (``record_tag``)."""
+    return record_tag(find_variant(reference, Path.cwd(), USER_POLICY, game), reference)
 
 
 # ------------------------------------------------------------------------------------------- options and codes

@@ -75,7 +75,14 @@ def reading_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def read_policy(max_size: int, allow_dirs: tuple[Path, ...], allow_any_path: bool) -> ReadPolicy:
-    return ReadPolicy(max_bytes=max_size, allowed_dirs=tuple(allow_dirs), allow_any_path=allow_any_path)
+    """The policy of the command line, its folders absolute: a worker in another working folder (``--dask``) reads
+    what the caller means."""
+    return ReadPolicy(
+        max_bytes=max_size,
+        allowed_dirs=tuple(folder.absolute() for folder in allow_dirs),
+        allow_any_path=allow_any_path,
+        working_dir=Path.cwd(),
+    )
 
 
 RECORD_PATHS = click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))

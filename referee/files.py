@@ -5,8 +5,9 @@ file in the target's folder, flushed to the disk (``fsync``), and only then give
 over a file the referee may replace), after which the folder is flushed too: a reader sees no file or the whole
 file, a crash or power cut right after never leaves an empty one, and an interrupted run (Ctrl-C, SIGTERM, a full
 disk) leaves nothing behind. Where the system allows (Linux, ``O_TMPFILE``), the temporary file has no name at all,
-so even SIGKILL leaves nothing; elsewhere it is a hidden ``.NAME.XXXX.part`` file beside the target, removed on any
-error or signal the process survives long enough to handle.
+so even SIGKILL leaves nothing (but for the microseconds a replacement is named ``.NAME.referee.part``: see
+``_Temporary.replace``); elsewhere it is a hidden ``.NAME.XXXX.part`` file beside the target, removed on any error or
+signal the process survives long enough to handle.
 """
 
 from __future__ import annotations
@@ -17,15 +18,18 @@ import io
 import os
 import secrets
 import stat
+import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from referee.errors import JobFailed
 
 _PROC_FD = Path("/proc/self/fd")
+STALE_AFTER = 60.0  # seconds: a replacement's named moment older than this is a killed run's leftover
 
 
 class CannotWrite(JobFailed):
@@ -52,6 +56,7 @@ class _Temporary:
     def __init__(self, folder: Path, name: str, mode: int | None) -> None:
         self.folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
         self.named: str | None = None
+        self.made_folders: list[Path] = []  # folders made for the file, removed if it is not written
         self.fd = -1
         try:
             self.fd = self._unnamed(folder, mode)
@@ -89,14 +94,31 @@ class _Temporary:
             os.link(self.named, name, src_dir_fd=self.folder_fd, dst_dir_fd=self.folder_fd)
 
     def replace(self, name: str) -> None:
-        """Put the file in place of ``name`` (atomically: a reader sees the old file or the new one)."""
-        while self.named is None:  # an unnamed file is renamed over the target from a name of its own, for a moment
+        """Put the file in place of ``name`` (atomically: a reader sees the old file or the new one).
+
+        An unnamed file is renamed over the target from a name of its own, ``.NAME.referee.part``, for the microseconds
+        between the two calls (Linux has no call that links a file over another). A SIGKILL in that moment leaves the
+        name behind; the next replacement of the same target removes it (named over a minute ago: no run still holds
+        it), so such a leftover never stays. Two runs replacing one target at once use a random name for the later."""
+        moment = f".{name}.referee.part"
+        if self.named is None:
+            self._remove_if_stale(moment)
+            with contextlib.suppress(FileExistsError):
+                self.link(moment)
+                self.named = moment
+        while self.named is None:
             moment = f".{name}.{secrets.token_hex(6)}.part"
             with contextlib.suppress(FileExistsError):
                 self.link(moment)
                 self.named = moment
         os.replace(self.named, name, src_dir_fd=self.folder_fd, dst_dir_fd=self.folder_fd)
         self.named = None
+
+    def _remove_if_stale(self, moment: str) -> None:
+        """Remove ``moment`` when it is a killed run's leftover: named (its status last changed) over a minute ago."""
+        with contextlib.suppress(OSError):
+            if time.time() - os.stat(moment, dir_fd=self.folder_fd, follow_symlinks=False).st_ctime > STALE_AFTER:
+                os.unlink(moment, dir_fd=self.folder_fd)
 
     def flush_folder(self) -> None:
         with contextlib.suppress(OSError):  # some file systems cannot flush a folder; the file itself is flushed
@@ -113,6 +135,7 @@ class _Temporary:
             self.fd = -1
         with contextlib.suppress(OSError):
             os.close(self.folder_fd)
+        _remove_empty(self.made_folders)
 
 
 class _Output(io.TextIOWrapper):
@@ -133,6 +156,51 @@ class _Output(io.TextIOWrapper):
             super().flush()
         except OSError as exc:
             raise CannotWrite(self.target, exc) from None
+
+
+class _WholeWrites(io.RawIOBase):
+    """A raw stream that writes all it is given or raises. Standard output unbuffered (``python -u``,
+    ``PYTHONUNBUFFERED``, common in containers and CI) is a raw file whose short write — a disk filling up under a
+    redirection — its text layer takes as done: the rest of the text was dropped and the run ended with status 0."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self._fd, view[done:])
+        return done
+
+
+def complete_standard_output() -> None:
+    """Make every write to the process's own standard output complete or fail (``_WholeWrites``); a buffered
+    standard output already does, and a stream put in its place (a test runner's) is left alone."""
+    stream = sys.stdout
+    if stream is not sys.__stdout__ or not isinstance(stream, io.TextIOWrapper):
+        return
+    if not isinstance(stream.buffer, io.RawIOBase):
+        return
+    try:
+        fd = stream.fileno()
+        stream.flush()
+    except (OSError, ValueError):
+        return
+    sys.stdout = io.TextIOWrapper(
+        _WholeWrites(fd),  # a raw stream, as Python's own unbuffered standard output
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+        write_through=True,
+    )
 
 
 def _new_file_mode() -> int:
@@ -161,12 +229,29 @@ def new_file(path: Path, replaceable: Callable[[Path], bool] = lambda _: False) 
 
 
 def _temporary_for(path: Path, mode: int | None = None) -> _Temporary:
-    """The temporary file that becomes ``path`` (its folder made when missing); ``CannotWrite`` when it cannot be."""
+    """The temporary file that becomes ``path``, its folder made when missing (and removed again, when empty, if the
+    file is not written: ``_Temporary.close``); ``CannotWrite`` when it cannot be."""
+    made: list[Path] = []
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return _Temporary(path.parent, path.name, mode)
+        folder = path.parent
+        while not folder.exists() and folder != folder.parent:
+            made.append(folder)
+            folder = folder.parent
+        for folder in reversed(made):
+            folder.mkdir(exist_ok=True)
+        temporary = _Temporary(path.parent, path.name, mode)
     except OSError as exc:
+        _remove_empty(made)
         raise CannotWrite(path, exc) from None
+    temporary.made_folders = made
+    return temporary
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove the folders a failed write made (the deepest first), those still empty only."""
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def _put_in_place(temporary: _Temporary, path: Path, replaceable: Callable[[Path], bool]) -> None:
@@ -182,6 +267,7 @@ def _put_in_place(temporary: _Temporary, path: Path, replaceable: Callable[[Path
         temporary.flush_folder()
     except OSError as exc:
         raise CannotWrite(path, exc) from None
+    temporary.made_folders = []  # the file is in them: kept
 
 
 def write_new_file(path: Path, text: str) -> None:

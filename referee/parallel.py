@@ -292,12 +292,8 @@ def judge_on_dask(sources: Iterable[RecordSource], referee: Referee, address: st
     except ImportError:  # pragma: no cover - depends on the installation
         raise ClusterFailed("--dask needs Dask distributed: pip install 'referee[dask]'") from None
     _check_reachable(address)
-    try:
-        client = Client(address, set_as_default=False, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise ClusterFailed(f"cannot reach the Dask scheduler at {address}: {_reason(exc)}") from None
-    with client:
-        threads = sum(client.nthreads().values())  # type: ignore[no-untyped-call]
+    with _connect(Client, address) as client:
+        threads = sum(client.nthreads().values())
         window = max(4, 2 * threads)
         pending: deque[tuple[Unit, Any]] = deque()
         for unit in units(map(_absolute, sources), referee):
@@ -349,6 +345,46 @@ def _dask_result(client: Any, referee: Referee, unit: Unit, future: Any, address
                 raise ClusterFailed(f"the Dask cluster at {address} failed during the run: {_reason(exc)}") from None
             future = _on_dask(client, referee, unit)
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _connect(client_class: Any, address: str) -> Any:
+    """A Dask client of the scheduler at ``address``, or ``ClusterFailed``.
+
+    Dask's own timeout covers the connection, not the handshake after it: something that accepts connections and
+    never answers (not a scheduler, a firewall's tarpit) held the run for minutes, and one that answers in another
+    protocol failed deep inside Dask, whose half-made client then spent 20 s and a traceback closing itself at exit.
+    So the scheduler is asked who it is first (``_identity``), within ``CONNECT_TIMEOUT``; only a scheduler gets a
+    client."""
+    import asyncio
+
+    try:
+        identity = asyncio.run(asyncio.wait_for(_identity(address), CONNECT_TIMEOUT))
+    except TimeoutError:
+        raise ClusterFailed(
+            f"cannot reach the Dask scheduler at {address}: no answer within {CONNECT_TIMEOUT} s (is it one?)"
+        ) from None
+    except OSError as exc:
+        raise ClusterFailed(f"cannot reach the Dask scheduler at {address}: {_reason(exc)}") from None
+    except Exception as exc:  # whatever the other end made Dask raise: it is not a scheduler we can use
+        raise ClusterFailed(f"{address} does not answer as a Dask scheduler ({_reason(exc)})") from None
+    if not isinstance(identity, dict) or identity.get("type") != "Scheduler":
+        raise ClusterFailed(f"{address} is not a Dask scheduler (it answered {str(identity)[:60]!r})")
+    try:
+        return client_class(address, set_as_default=False, timeout=CONNECT_TIMEOUT)
+    except Exception as exc:  # it stopped in the meantime
+        raise ClusterFailed(f"cannot reach the Dask scheduler at {address}: {_reason(exc)}") from None
+
+
+async def _identity(address: str) -> Any:
+    """What the Dask server at ``address`` says it is (a scheduler answers ``{"type": "Scheduler", ...}``)."""
+    from distributed.comm import connect
+
+    comm = await connect(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
 
 
 def _check_reachable(address: str) -> None:

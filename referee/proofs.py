@@ -22,6 +22,7 @@ from typing import Any
 import click
 import z3
 
+from referee.errors import RefereeError
 from referee.files import write_named_by_content
 from referee.game import GameType
 from referee.registry import GAMES, find_game
@@ -227,6 +228,8 @@ def targets(game_name: str | None, ruleset: str | None, variant: str | None) -> 
     out: list[Target] = []
     for game in games:
         if not game.proofs_module:
+            if ruleset:  # an unknown ruleset is refused, as for any game
+                resolve_options(game, ruleset, None)
             out.append(Target(game, None, "", {}))
             continue
         names = [ruleset] if ruleset else list(game.rulesets)
@@ -253,7 +256,11 @@ def run_proofs(game_name: str | None, ruleset: str | None, variant: str | None, 
         click.echo(f"{game.title} ({target.label})")
         if target.variant_file is not None:  # the counterexample records name it: beside them
             target.tags["Variant"] = copy_beside(target.variant_file, output)
-        for result in prove(game, target.options, target.tags, output):
+        try:
+            results = prove(game, target.options, target.tags, output)
+        except RefereeError as problem:  # the rules' data cannot be read (a deck list or board by path)
+            raise click.BadParameter(f"{target.label}: {problem.message}") from None
+        for result in results:
             done += 1
             failed += not result.proved
             for line in result.lines():

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from referee.files import FileExists, write_new_bytes
+from referee.files import CannotWrite, FileExists, write_new_bytes
 
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024 * 1024  # a record file: read line by line, so memory does not grow with it
 MAX_LINE_BYTES = 16 * 1024 * 1024  # one line of a record (a longer one is reported, not held)
@@ -85,6 +85,9 @@ class ReadPolicy:
     max_resource_bytes: int = DEFAULT_MAX_RESOURCE_BYTES
     allowed_dirs: tuple[Path, ...] = field(default_factory=tuple)
     allow_any_path: bool = False
+    # where a relative reference of a record without a folder (standard input) is found with ``allow_any_path``: the
+    # caller's working folder, fixed when the policy is made, so that a worker elsewhere (``--dask``) finds the same
+    working_dir: Path | None = None
 
     def where_files_may_be(self, record_dir: Path | None) -> str:
         """Where ``locate`` looks for a file a reference names, in words, for the error that names none found."""
@@ -116,7 +119,7 @@ class ReadPolicy:
         else:
             paths = [root / candidate for root in roots]
             if self.allow_any_path and not paths:
-                paths = [Path.cwd() / candidate]
+                paths = [(self.working_dir or Path.cwd()) / candidate]
         for path in paths:
             try:
                 real = path.resolve(strict=True)
@@ -146,7 +149,10 @@ def copy_beside(source: Path, folder: Path) -> str:
     name already there is used when it holds the same bytes and never overwritten otherwise (the copy is then named
     by its content); the copy is written atomically."""
     data = read_limited(source, DEFAULT_MAX_RESOURCE_BYTES)
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CannotWrite(folder / source.name, exc) from None
     digest = hashlib.sha1(data).hexdigest()[:8]
     for name in (source.name, f"{source.stem}-{digest}{source.suffix}"):
         target = folder / name

@@ -23,15 +23,22 @@ from referee.fmt import FormatRefused, write_in_place
 from referee.replay import Referee, find_records
 
 RECORDS = Path(__file__).parent.parent / "records"
-REFEREE = [sys.executable, "-m", "referee.cli"]
+REFEREE = [sys.executable, "-m", "referee"]  # the program, as the console script runs it
 LINUX = sys.platform.startswith("linux")
 
 
 def run(
-    *args: str | Path, cwd: Path | None = None, stdout: int | None = subprocess.PIPE
+    *args: str | Path, cwd: Path | None = None, stdout: int | None = subprocess.PIPE, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [*REFEREE, *map(str, args)], cwd=cwd, stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=120, check=False
+        [*REFEREE, *map(str, args)],
+        cwd=cwd,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        check=False,
+        env=None if env is None else {**os.environ, **env},
     )
 
 
@@ -143,8 +150,8 @@ def test_check_with_a_worker_killed_mid_run_gives_the_output_of_one_job(corpus: 
 @pytest.mark.parametrize(
     ("signum", "group", "status", "message"),
     [
-        (signal.SIGINT, True, 130, "\ninterrupted\n"),  # Ctrl-C in a terminal: the whole foreground process group
-        (signal.SIGINT, False, 130, "\ninterrupted\n"),
+        (signal.SIGINT, True, 130, "interrupted\n"),  # Ctrl-C in a terminal: the whole foreground process group
+        (signal.SIGINT, False, 130, "interrupted\n"),
         (signal.SIGTERM, True, 143, "terminated\n"),  # a cancelled CI job
         (signal.SIGTERM, False, 143, "terminated\n"),  # timeout(1), systemd: the main process only
     ],
@@ -165,7 +172,38 @@ def test_a_signal_ends_the_run_with_one_line_and_no_worker_left(
     assert (process.returncode, err) == (status, message)
     time.sleep(0.2)
     assert not [pid for pid in workers if alive(pid)]
-    assert list(out.iterdir()) == []  # no report, no hidden partial file
+    assert not out.exists()  # no report, no hidden partial file, not even the folder made for the report
+
+
+@pytest.mark.skipif(not LINUX, reason="signals to a process")
+def test_a_signal_while_the_program_starts_is_one_line_too(tmp_path: Path) -> None:
+    """Ctrl-C or SIGTERM in the tenth of a second the program takes to load its modules: no traceback of the
+    loading, no silent end. (Before the interpreter itself has started, the signal's default action ends it — killed
+    by the signal, not a word, the status a shell shows is the same — or the interpreter reports its own failed start:
+    neither is the referee's.)"""
+    record = next(ONE_GAME.glob("*.rec"))
+    outcomes = set()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        for delay in (0.01, 0.02, 0.03, 0.045, 0.06, 0.08, 0.1, 0.13):
+            previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+            try:
+                process = subprocess.Popen(
+                    [*REFEREE, "check", str(record)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+                )
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            time.sleep(delay)
+            process.send_signal(signum)
+            _, err = process.communicate(timeout=60)
+            name = "interrupted" if signum == signal.SIGINT else "terminated"
+            if "Traceback" in err and not any(f"referee{os.sep}{m}" in err for m in ("__main__.py", "cli.py")):
+                err = ""  # the interpreter's own start (its modules, runpy, the package's first line), before ours
+            assert (process.returncode, err) in {(128 + signum, f"{name}\n"), (-signum, ""), (0, ""), (1, "")}, (
+                delay,
+                err,
+            )
+            outcomes.add(process.returncode)
+    assert outcomes & {130, 143}  # some signal arrived while the referee ran, and was reported
 
 
 @pytest.mark.skipif(not (LINUX and hasattr(os, "O_TMPFILE")), reason="an unnamed temporary file needs Linux")
@@ -183,7 +221,7 @@ def test_sigkill_while_writing_a_report_leaves_nothing(corpus: Path, tmp_path: P
 @pytest.fixture
 def mounted(tmp_path: Path) -> Iterator[Callable[..., Path]]:
     """Mount a small tmpfs (root only): ``mount("full", prepare)`` fills it after ``prepare(point)`` has put files
-    there; ``mount("ro")`` mounts it read-only."""
+    there; ``mount("ro")`` mounts it read-only; ``mount("small")`` leaves its 64 KiB free."""
     if os.geteuid() != 0:
         pytest.skip("mounting a small file system for a full disk needs root")
     mounts: list[Path] = []
@@ -199,7 +237,7 @@ def mounted(tmp_path: Path) -> Iterator[Callable[..., Path]]:
             prepare(point)
         if kind == "ro":
             subprocess.run(["mount", "-o", "remount,ro", str(point)], check=True)
-        else:
+        elif kind == "full":
             with contextlib.suppress(OSError), open(point / "filler", "wb") as filler:
                 while True:
                     filler.write(b"x" * 4096)
@@ -263,6 +301,50 @@ def test_standard_output_on_a_full_disk_is_one_line_and_status_3() -> None:
         JOB_FAILED,
         "referee: cannot write to standard output: No space left on device\n",
     )
+
+
+@pytest.mark.parametrize("command", ["play", "trace"])
+def test_unbuffered_standard_output_filling_the_disk_is_one_line_and_status_3(
+    mounted, big_file: Path, command: str
+) -> None:
+    """One large write that the disk takes only in part (``python -u``, ``PYTHONUNBUFFERED``): Python's own unbuffered
+    standard output took the short write as done and dropped the rest, status 0 and not a word."""
+    place = mounted("small")
+    args = {"play": ["play", "san-juan", "--games", "30"], "trace": ["trace", big_file]}[command]
+    with open(place / "out", "w") as out:
+        done = run(*args, stdout=out.fileno(), env={"PYTHONUNBUFFERED": "1"})
+    assert (done.returncode, done.stderr) == (
+        JOB_FAILED,
+        "referee: cannot write to standard output: No space left on device\n",
+    )
+
+
+def test_a_failed_write_removes_the_folders_it_made(mounted) -> None:
+    place = mounted("full")
+    with pytest.raises(files.CannotWrite, match="No space left on device"):
+        files.write_new_file(place / "new" / "deeper" / "big.txt", "x" * 100_000)
+    assert not (place / "new").exists()
+
+
+def test_a_replacement_killed_in_its_named_moment_leaves_nothing_past_the_next_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replacing a file names the new one ``.NAME.referee.part`` for the microseconds before the rename (no system
+    call links a file over another): a SIGKILL then leaves it, and the next replacement of that file removes it."""
+    target = tmp_path / "page.html"
+    target.write_text("old <!-- mine -->")
+    mine = files.written_by_referee("<!-- mine -->", 100)
+    leftover = tmp_path / ".page.html.referee.part"
+    leftover.write_text("half")  # a killed run's
+    with files.new_file(target, mine) as out:  # named a moment ago: perhaps another run's, left alone
+        out.write("new <!-- mine -->")
+    assert leftover.exists() and target.read_text() == "new <!-- mine -->"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".page.html.referee.part", "page.html"]
+    monkeypatch.setattr(files, "STALE_AFTER", 0.0)  # as if named over a minute ago
+    with files.new_file(target, mine) as out:
+        out.write("newer <!-- mine -->")
+    assert [p.name for p in tmp_path.iterdir()] == ["page.html"]
+    assert target.read_text() == "newer <!-- mine -->"
 
 
 def test_output_to_a_closed_pipe_stops_quietly(corpus: Path) -> None:
@@ -331,6 +413,52 @@ def test_an_unreachable_cluster_is_one_line_and_status_3() -> None:
     assert done.stderr == f"referee: cannot reach the Dask scheduler at {address}: Connection refused\n"
 
 
+def _listening(answer: bytes | None) -> tuple[str, socket.socket]:
+    """A server on a free port that is not a Dask scheduler: it answers every connection with ``answer`` (another
+    protocol), or accepts and never answers (None)."""
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = server.accept()
+                held.append(connection)
+                if answer is not None:
+                    with contextlib.suppress(OSError):
+                        connection.recv(65536)
+                        connection.sendall(answer)
+                        connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"tcp://127.0.0.1:{server.getsockname()[1]}", server
+
+
+def test_a_server_that_is_not_a_scheduler_is_one_line_and_status_3() -> None:
+    """Another protocol's answer made Dask fail in its handshake after 20 s with a 60-line traceback and status 1."""
+    pytest.importorskip("distributed")
+    address, server = _listening(b"HTTP/1.0 400 Bad Request\r\nContent-Length: 0\r\n\r\n" + b"x" * 64)
+    with server:
+        started_at = time.monotonic()
+        done = run("check", "--dask", address, ONE_GAME)
+    assert (done.returncode, done.stdout) == (JOB_FAILED, "")
+    assert done.stderr.startswith(f"referee: {address} does not answer as a Dask scheduler (")
+    assert done.stderr.count("\n") == 1 and time.monotonic() - started_at < 10
+
+
+def test_a_server_that_never_answers_is_given_up_after_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dask's own timeout does not cover its handshake: a silent listener held the run for minutes."""
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1)
+    address, server = _listening(None)
+    with server, pytest.raises(parallel.ClusterFailed, match="no answer within 1 s"):
+        list(parallel.judge_on_dask(find_records([ONE_GAME]), Referee(), address))
+
+
 @pytest.mark.skipif(not LINUX, reason="a cluster of separate processes (bench/cluster.py)")
 def test_a_scheduler_killed_mid_run_is_one_line_and_status_3(corpus: Path) -> None:
     pytest.importorskip("distributed")
@@ -365,6 +493,43 @@ def test_dask_judges_the_files_the_caller_means_from_any_working_folder(
     alone = run("check", "--jobs", "1", "--format", "jsonl", "games", cwd=mine)
     assert (on_cluster.stdout, on_cluster.returncode) == (alone.stdout, alone.returncode)
     assert '"verdict": "illegal"' in alone.stdout
+
+
+def test_dask_reads_the_variant_files_the_caller_allows_from_any_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--allow-dir house`` means the caller's ``house`` folder: it was sent as given and the workers looked in their
+    own working folder, where another ``house/club.toml`` made a valid game illegal."""
+    distributed = pytest.importorskip("distributed")
+    rich = (RECORDS.parent / "referee" / "saint_petersburg" / "variants" / "sp-rich-start.toml").read_text()
+    theirs, mine = tmp_path / "workers", tmp_path / "caller"
+    for root, text in ((theirs, rich.replace("start_rubles = 40", "start_rubles = 5")), (mine, rich)):
+        (root / "house").mkdir(parents=True)
+        (root / "house" / "club.toml").write_text(text.replace('"sp-rich-start"', '"club"'))
+    (mine / "games").mkdir()
+    played = run("play", "saint-petersburg", "-s", "4", "--variant", "sp-rich-start", cwd=mine)
+    (mine / "games" / "g.rec").write_text(played.stdout.replace('"sp-rich-start"', '"club.toml"'))
+    monkeypatch.chdir(theirs)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=40
+    ) as cluster:
+        args = ("check", "--format", "jsonl", "--allow-dir", "house", "games")
+        on_cluster = run(*args[:1], "--dask", cluster.scheduler_address, *args[1:], cwd=mine)
+    alone = run(*args, cwd=mine)
+    assert (on_cluster.stdout, on_cluster.returncode) == (alone.stdout, alone.returncode)
+    assert '"verdict": "valid"' in alone.stdout
+
+
+def test_a_record_from_standard_input_finds_files_in_the_callers_folder_wherever_it_is_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from referee.cli_options import read_policy
+
+    (tmp_path / "club.toml").write_text("name = 'club'\n")
+    monkeypatch.chdir(tmp_path)
+    policy = read_policy(1024, (), allow_any_path=True)  # made where the caller runs
+    monkeypatch.chdir(tmp_path.parent)  # judged by a worker elsewhere
+    assert policy.locate("club.toml", {}, None) == (tmp_path / "club.toml").resolve()
 
 
 def test_dask_keeps_a_bounded_window_of_work_in_flight(monkeypatch: pytest.MonkeyPatch) -> None:

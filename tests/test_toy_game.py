@@ -124,6 +124,8 @@ def test_prove_says_a_game_without_proofs_has_none(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (0, "Nim has no proofs\n"), done.stderr
     every = referee("prove", "--game", "nim", "-r", "short", "-o", str(tmp_path))
     assert every.stdout == "Nim has no proofs\n"
+    unknown = referee("prove", "--game", "nim", "-r", "nosuch", "-o", str(tmp_path))  # refused as for any game
+    assert unknown.returncode == 2 and "has no ruleset 'nosuch'" in unknown.stderr, unknown.stderr
     assert not list(tmp_path.iterdir())
 
 

@@ -354,3 +354,22 @@ def test_free_pub_vp_are_played_and_judged(tmp_path: Path) -> None:
     (tmp_path / "free.rec").write_text(played.output)
     checked = run("check", "free.rec", cwd=tmp_path)
     assert checked.exit_code == 0 and "4 valid" in checked.output
+
+
+def test_play_into_a_file_copies_a_variant_file_beside_the_record(tmp_path: Path) -> None:
+    """A Variant tag names a file relative to the record's folder: ``play -o`` copies the variant there (a different
+    file of that name there is kept, the copy named by its content), so the record it writes is judged as played."""
+    (tmp_path / "house").mkdir()
+    (tmp_path / "house" / "club.toml").write_text(
+        'name = "club"\ngame = "saint-petersburg"\n[options]\nstart_rubles = 40\n'
+    )
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "club.toml").write_text("someone else's file\n")
+    played = run("play", "saint-petersburg", "--variant", "house/club.toml", "-o", "out/g.rec", cwd=tmp_path)
+    assert played.exit_code == 0, played.output
+    copies = sorted(p.name for p in (tmp_path / "out").glob("club*.toml"))
+    assert len(copies) == 2 and (tmp_path / "out" / "club.toml").read_text() == "someone else's file\n"
+    copy = next(name for name in copies if name != "club.toml")
+    assert f'[Variant "{copy}"]' in (tmp_path / "out" / "g.rec").read_text()
+    checked = run("check", "out", cwd=tmp_path)
+    assert checked.exit_code == 0 and "1 valid" in checked.output, checked.output

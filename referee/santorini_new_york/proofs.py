@@ -154,10 +154,7 @@ def read_data(game: type[Game], options: SNYOptions) -> Data:
 
 def proofs(game: type[Game], options: Any, tags: dict[str, str], out_dir: Path) -> list[Result]:
     """The setup deal, one Statue holder, hands that last until the refill, refills that never run dry."""
-    try:
-        data = read_data(game, options)
-    except RefereeError as problem:
-        return [Result("the deck list and board can be read", False, detail=problem.message)]
+    data = read_data(game, options)  # a deck list or board that cannot be read: the RefereeError, for ``prove``
     if not data.player_counts:
         counts = f"{game.min_players}-{game.max_players}"
         detail = (
