@@ -198,14 +198,40 @@ def setup(
     house_rule: Variant | None = None,
     policy: ReadPolicy = DEFAULT_POLICY,
 ) -> tuple[GameType, GameState, str]:
-    """Read the tag section: the game, the players, the rule options. Raises a located RefereeError."""
-    if record.envelope_error is not None:
-        raise record.envelope_error
-    game = _game_of(record)
-    players = _players_of(record, game)
-    options, label = _options_of(record, game, base_dir, house_rule, policy)
-    context = SetupContext(record.tags, base_dir, policy, record.first_line)
-    return game, game.new_state(players, options, context), label
+    """Read the tag section: the game, the players, the rule options. Raises a located RefereeError: the first
+    problem in reading order (record-format.md §1) — a tag line that cannot be read, or a tag given twice, never hides
+    an earlier tag that the rules forbid or that names something unknown, nor does a Players tag a Ruleset above it."""
+    envelope = record.envelope_error
+    try:
+        game = _game_of(record)
+        players: list[str] = []
+        problems: list[RefereeError] = []
+        try:
+            players = _players_of(record, game)
+        except RefereeError as problem:
+            problems.append(problem)
+        try:
+            options, label = _options_of(record, game, base_dir, house_rule, policy)
+        except RefereeError as problem:
+            problems.append(problem)
+        if problems:
+            raise _earliest(problems)
+        context = SetupContext(record.tags, base_dir, policy, record.first_line)
+        state = game.new_state(players, options, context)
+    except RefereeError as problem:
+        if envelope is None:
+            raise
+        if problem.kind is RecordCode.MISSING_TAG:  # the line that could not be read may be the missing tag
+            raise envelope from None
+        raise _earliest([envelope, problem]) from None
+    if envelope is not None:
+        raise envelope
+    return game, state, label
+
+
+def _earliest(problems: list[RefereeError]) -> RefereeError:
+    """The problem that comes first in reading order (the first one listed among those on one spot)."""
+    return min(problems, key=lambda problem: (problem.line, problem.column))
 
 
 def _game_of(record: GameRecord) -> GameType:
@@ -249,8 +275,11 @@ def _checked_players(record: GameRecord, game: GameType, result: Tag | None) -> 
     problem, kind = None, RecordCode.BAD_PLAYERS
     if odd is not None:
         problem = f"a player name has at most {MAX_NAME} printable characters, not {excerpt(odd)}"
-    elif any(not name for name in players) or len(set(players)) != len(players):
-        problem = "the Players tag lists every player once, comma-separated, in seat order"
+    elif any(not name for name in players):
+        problem = "the Players tag lists an empty name: every player once, comma-separated, in seat order"
+    elif len(set(players)) != len(players):
+        again = next(name for index, name in enumerate(players) if name in players[:index])
+        problem = f"the Players tag lists {excerpt(again)} twice: every player once, comma-separated, in seat order"
     elif not game.min_players <= len(players) <= game.max_players:
         kind = RecordCode.PLAYER_COUNT  # names that read well, a count the rules forbid: illegal (record format §1)
         problem = f"{game.title} is played by {game.min_players} to {game.max_players} players, not {len(players)}"
