@@ -418,6 +418,14 @@ def test_tokens_no_token_another_tables_token_and_a_seat_sending_what_is_not_its
         response = api.post(sj["id"], token, "Anna: builder")
         assert (response.status_code, error_of(response)["code"]) == (status, code)
     assert api.post(sj["id"], sj["seat_tokens"]["Anna"], "round 2").status_code == 403  # a game statement: host only
+    said = {
+        text: error_of(api.post(sj["id"], sj["seat_tokens"]["Boris"], text))["message"]
+        for text in ("Anna: builder", "round 2", "Boris builder", "Zed: pass")
+    }
+    assert said["Anna: builder"].startswith("this is Anna's line: the seat token of Boris sends only Boris's own lines")
+    assert said["round 2"].startswith("this is a game statement: ")
+    assert said["Boris builder"].startswith("this line does not read as Boris's line (")  # not a game statement
+    assert said["Zed: pass"].startswith("this line does not read as Boris's line ('Zed' is not a player of this table)")
     assert api.post(sj["id"], sj["seat_tokens"]["Anna"], '"Anna": builder').status_code == 201  # her line, quoted
     assert api.post("NoSuchTable", sj["host_token"], "Anna: builder").status_code == 404
     assert api.post("bad id!", sj["host_token"], "Anna: builder").status_code == 404
@@ -442,6 +450,30 @@ def test_whose_line_a_line_is() -> None:
     seats = {"Final": 0, "Anna": 1}
     assert line_player(sny, seats, "Final: move d8-c8") == "Final"  # ruling 17: Final is no keyword
     assert line_player(sny, seats, "final: Anna 3") is None
+
+
+def test_a_seat_named_with_punctuation_is_told_how_its_lines_are_written(api: Api) -> None:
+    table = api.table("san-juan", ["A#b", "Boris"])
+    refused = api.post(table["id"], table["seat_tokens"]["A#b"], "Boris: pass")
+    assert '("A#b": ...)' in error_of(refused)["message"]
+
+
+def test_expect_given_as_null_is_expect_left_out(api: Api, sj: dict[str, Any]) -> None:
+    response = api.http.post(
+        f"/tables/{sj['id']}/lines",
+        json={"text": "Anna: builder", "expect": None},
+        headers=bearer(sj["host_token"]),
+    )
+    assert response.status_code == 201, response.text
+
+
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [([], "the list of players is empty"), (["Anna", "Boris", "Anna"], "lists 'Anna' twice")],
+)
+def test_a_bad_player_list_is_400_saying_what_is_wrong(api: Api, players: list[str], said: str) -> None:
+    response = api.create("san-juan", players)
+    assert response.status_code == 400 and said in error_of(response)["message"], response.text
 
 
 def test_expect_refuses_a_line_sent_on_an_out_of_date_table(api: Api, sj: dict[str, Any]) -> None:

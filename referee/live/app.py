@@ -109,9 +109,10 @@ async def json_body(request: Request, fields: Mapping[str, tuple[type, bool]]) -
     if unknown:
         raise bad_request("unknown-field", f"unknown field {json.dumps(unknown[0])[:60]} (fields: {', '.join(fields)})")
     for name, (kind, required) in fields.items():
-        if name not in data:
+        if name not in data or (data[name] is None and not required):  # an optional field left out, or null
             if required:
                 raise bad_request("missing-field", f'the field "{name}" is missing')
+            data.pop(name, None)
             continue
         value = data[name]
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):

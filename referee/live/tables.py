@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from referee.errors import RefereeError
 from referee.game import GameState
-from referee.record import excerpt
+from referee.record import excerpt, quote_player
 from referee.registry import GAMES, find_game
 from referee.resources import ReadPolicy
 from referee.table import Table, TableError
@@ -154,6 +154,8 @@ class TableService:
         if game is None:
             titles = ", ".join(f"{g.id} ({g.title})" for g in GAMES.values())
             raise bad_request("unknown-game", f"unknown game {excerpt(game_name)} (games: {titles})")
+        if not players:
+            raise bad_request("bad-players", "the list of players is empty: name every player, in seat order")
         if len(players) > MAX_PLAYERS:
             raise bad_request(
                 "bad-players",
@@ -193,14 +195,7 @@ class TableService:
                 if not holder.is_host:
                     owner = line_player(table.game, table.state.seats, text)
                     if owner != holder.seat:
-                        whose = "a game statement" if owner is None else f"{owner}'s line"
-                        raise ApiError(
-                            403,
-                            "forbidden",
-                            "not-your-line",
-                            f"this is {whose}: the seat token of {holder.seat} sends only {holder.seat}'s own lines "
-                            f"({holder.seat}: ...); the host's token sends the others",
-                        )
+                        raise _not_the_seats(table, holder.seat or "", owner, text)
                 _expect(table, expect)
                 try:
                     table.play(text)
@@ -435,6 +430,31 @@ class TableService:
 
 def _no_table(table_id: str) -> ApiError:
     return ApiError(404, "not-found", "no-such-table", f"no table {excerpt(table_id)}")
+
+
+def _not_the_seats(table: Table, seat: str, owner: str | None, text: str) -> ApiError:
+    """The 403 for a line a seat's token may not send, saying what the line is: another player's line, a game
+    statement, or a line that does not read as a statement at all (with the reason, as the host would be told)."""
+    if owner is not None:
+        what = f"this is {owner}'s line"
+    else:
+        parser = table.game.parser()
+        try:
+            named = getattr(parser.resolve(parser.parse(text), dict(table.state.seats)), "player", None)
+            if named is not None and getattr(named, "name", None) not in table.state.seats:
+                what = f"this line does not read as {seat}'s line ({excerpt(named.name)} is not a player of this table)"
+            else:
+                what = "this is a game statement"
+        except RefereeError as unreadable:
+            what = f"this line does not read as {seat}'s line ({unreadable.message})"
+    written = quote_player(seat, table.game.reserved_words)
+    return ApiError(
+        403,
+        "forbidden",
+        "not-your-line",
+        f"{what}: the seat token of {seat} sends only {seat}'s own lines ({written}: ...); the host's token sends "
+        "the others",
+    )
 
 
 def _expect(table: Table, expect: int | None) -> None:
