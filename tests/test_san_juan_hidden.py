@@ -301,3 +301,16 @@ def test_what_every_choice_agrees_on_is_named() -> None:
     anna = state.p[0]
     assert anna.hand_known == {"Smithy": 2} and anna.pool is None and not state.pools
     assert state.discard_known == {"Smithy": 1} and state.located["Smithy"] == 3
+
+
+def test_the_copies_a_line_named_before_are_counted_in_its_message() -> None:
+    """The copies accounted for add up: those the same line named before the impossible one are listed too."""
+    from referee.replay import check_file
+
+    (report,) = check_file(
+        Path(__file__).parent.parent / "records/san-juan/hidden/sj-hidden-copies-named-on-one-line.rec"
+    )
+    assert report.error is not None and report.error.code == "sj-not-in-hand"
+    assert report.error.message.endswith(
+        "all 3 copies are accounted for elsewhere (Anna 1, named before on this line 2)"
+    )

@@ -212,10 +212,14 @@ class HandDraft:
         ledger = self.ledger
         copies = ledger.cards[name].copies
         if epoch is None:
+            where = whereabouts(ledger, name)
+            named_here = self.located[name] - 1  # this statement's own earlier names of it (the last is this one)
+            if named_here > 0:
+                where = ("" if where == "none" else f"{where}, ") + f"named before on this line {named_here}"
             return ledger.fail(
                 SJCode.NOT_IN_HAND,
                 f"{self.name} is not known to hold {name} and all {copies} copies are accounted for elsewhere "
-                f"({whereabouts(ledger, name)})",
+                f"({where})",
                 column,
             )
         return ledger.fail(
@@ -246,6 +250,8 @@ class HandDraft:
         free = bool(self.born)
         if not in_pool and not free:
             raise self.ledger.fail(SJCode.NOT_IN_HAND, f"{self.name} holds no {name} (hand: {self.text()})", column)
+        if in_pool and free and not self._free_may_be(name):
+            free = False  # every copy is elsewhere: it is the pool's candidate, exactly
         if in_pool and free:
             self._merge_free()  # which of them it was stays open
         self.located[name] += 1  # in a known place from now on (counted before it is charged)
@@ -254,6 +260,15 @@ class HandDraft:
         else:
             self._name_free(name, column)
         self.normalize(column)
+
+    def _free_may_be(self, name: str) -> bool:
+        """Whether one of the hand's free cards may be a ``name``: a copy was left in the supply when the youngest
+        left it, and at every reshuffle since (the test ``_charge`` makes when a free card is named)."""
+        copies = self.ledger.cards[name].copies
+        if self.out_now(name) + 1 > copies:
+            return False
+        last = len(self.ledger.peaks)
+        return all(self.peak(epoch, name) + 1 <= copies for epoch in self._since(max(self.born)) if epoch < last)
 
     def _merge_free(self) -> None:
         """The hand's free cards become wild candidates of its pool (a description covering both: not exact)."""
