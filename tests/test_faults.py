@@ -145,6 +145,38 @@ def test_check_with_a_worker_killed_mid_run_gives_the_output_of_one_job(corpus: 
     assert err == ""
 
 
+def _same(referee: Referee, item: int) -> list[int]:
+    return [item]
+
+
+@pytest.mark.skipif(not LINUX, reason="forked workers and pipes")
+def test_a_result_half_sent_when_the_run_stops_does_not_hang_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a worker was writing a result: the worker is killed with half a message in the result pipe, and
+    the pool's thread waited for the rest — forever, as this process holds a writing end of the pipe too (about one
+    Ctrl-C in thirty hung the run). Here the half message is written by hand, so the moment is certain."""
+    import struct
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    pools: list[ProcessPoolExecutor] = []
+
+    class Recorded(ProcessPoolExecutor):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # (tests are not type-checked)
+            pools.append(self)
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Recorded)
+    results = parallel.in_order(_same, range(100), Referee(), 2)
+    assert next(results) == 0
+    half = struct.pack("!i", 1_000_000) + b"x" * 10  # a message of a million bytes, ten of them sent
+    os.write(pools[0]._result_queue._writer.fileno(), half)  # type: ignore[attr-defined]
+    time.sleep(0.2)  # the pool's thread is reading it
+    stopping = threading.Thread(target=results.close, daemon=True)  # what Ctrl-C does to the run
+    stopping.start()
+    stopping.join(timeout=20)
+    assert not stopping.is_alive()
+
+
 # ---------------------------------------------------------------------------------------------------- signals
 @pytest.mark.skipif(not LINUX, reason="reads the process tree from /proc")
 @pytest.mark.parametrize(
