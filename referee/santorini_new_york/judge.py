@@ -345,6 +345,16 @@ def basic_rule(
         if not any(t.geo.adjacent(own, cell) for own in pos.workers_of(t.seat)):
             return SNYCode.NOT_ADJACENT, f"{name} is next to none of the player's workers"
         return None
+    compelled = w.cells[0] if compel and w.kind in ("move", "force") else None
+    if compelled is not None and compelled in pos.workers and pos.workers[compelled] != t.seat:
+        # the Night Guard's compelled move is a normal move of the owner's (ruling 6): adjacent, climbs at most 1
+        if not t.geo.adjacent(compelled, cell):
+            return SNYCode.NOT_ADJACENT, f"a compelled move is a normal move: {name} is not next to {w.squares[0]}"
+        if pos.height[cell] > pos.height[compelled] + 1:
+            return SNYCode.TOO_HIGH, (
+                f"a compelled move is a normal move: {w.squares[0]} is at level {pos.height[compelled]}, "
+                f"{name} at level {pos.height[cell]}"
+            )
     mover = last_own_move(before, t.seat, pos)
     if w.kind == "move" and w.cells[0] is not None and w.cells[0] in pos.workers:
         frm = w.cells[0]
