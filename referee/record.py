@@ -244,7 +244,8 @@ def _is_blank(text: str) -> bool:
 
 def iter_lines(text: str, chunk: int = 1 << 20) -> Iterator[tuple[int, str]]:
     """(number, text) of every line. Lines end at LF only (a CR before it is dropped): U+2028, form feeds or NEL
-    inside a line do not start a new one, so line numbers are the ones editors and grep show. The text is split a
+    inside a line do not start a new one, so line numbers are the ones editors and grep show; a BOM opening a line
+    is ignored (files joined with ``cat``, each with its BOM). The text is split a
     chunk of about ``chunk`` characters at a time (``str.split`` is fast; a whole huge text split at once is not
     small)."""
     number, start, size = 1, 0, len(text)
@@ -258,9 +259,10 @@ def iter_lines(text: str, chunk: int = 1 << 20) -> Iterator[tuple[int, str]]:
         lines = piece.split("\n")
         if lines[-1] == "" or (lines[-1] == "\r" and end == size - 1):
             lines.pop()  # the chunk ended with its LF (or the text with a lone CR: no line)
-        if "\r" in piece:
+        if "\r" in piece or "\ufeff" in piece:
             for line in lines:
-                yield number, line[:-1] if line[-1:] == "\r" else line
+                line = line[:-1] if line[-1:] == "\r" else line
+                yield number, line[1:] if line[:1] == "\ufeff" else line  # a BOM opening a line is ignored
                 number += 1
         else:  # (LF line ends only: numbered without a Python step per line)
             yield from zip(itertools.count(number), lines)
@@ -284,8 +286,9 @@ class BadLine:
 
 def read_lines(stream: BinaryIO, max_bytes: int, max_line: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str | BadLine]]:
     """(number, text) of every line of a binary stream, read as it goes: lines end at LF (a CR before it is dropped),
-    a BOM is ignored, and a line that is not UTF-8 or longer than ``max_line`` bytes comes as a ``BadLine`` (the rest
-    of an over-long line is skipped, never held). Stops with ``ReadRefused`` past ``max_bytes`` bytes in all."""
+    a BOM opening a line is ignored, and a line that is not UTF-8 or longer than ``max_line`` bytes comes as a
+    ``BadLine`` (the rest of an over-long line is skipped, never held). Stops with ``ReadRefused`` past ``max_bytes``
+    bytes in all."""
     total = 0
     number = 0
     while True:
@@ -303,7 +306,7 @@ def read_lines(stream: BinaryIO, max_bytes: int, max_line: int = MAX_LINE_BYTES)
                     raise ReadRefused(f"larger than the limit of {max_bytes:,} bytes")
             line = BadLine(f"the line is longer than {max_line:,} bytes", too_long=True)
         else:
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            if raw.startswith(b"\xef\xbb\xbf"):  # the file's, or a file's joined to it (``cat a.rec b.rec``)
                 raw = raw[3:]
             raw = raw[:-1] if raw.endswith(b"\n") else raw
             raw = raw[:-1] if raw.endswith(b"\r") else raw
@@ -886,14 +889,15 @@ class LineParser:
             names = set(error.allowed or ())
         elif isinstance(error, UnexpectedEOF):
             names = set(error.expected)
+        ends = {"$END", "<END-OF-FILE>"}  # the parser's and the contextual lexer's names for the end of the text
         words = sorted(
             {
                 self._terminal_words.get(name, name.lower().strip("_"))
                 for name in names
-                if name not in ("$END", "WS", "COMMENT") and not name.startswith("__ANON")
+                if name not in (*ends, "WS", "COMMENT") and not name.startswith("__ANON")
             }
         )
-        if "$END" in names:
+        if names & ends:
             words.append("the end of the line")
         if not words:
             return ""

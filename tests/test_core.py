@@ -61,6 +61,23 @@ def test_bom_file_on_disk(tmp_path: Path) -> None:
     assert check_file(path)[0].verdict is Verdict.UNFINISHED
 
 
+def test_files_joined_each_with_its_bom_are_judged_game_by_game(tmp_path: Path) -> None:
+    """``cat a.rec b.rec``, each saved with a BOM (Windows Notepad): the BOM opening the second game is ignored too."""
+    one_file = (HEAD + OPENING).encode()
+    path = tmp_path / "joined.rec"
+    path.write_bytes(b"\xef\xbb\xbf" + one_file + b"\n\xef\xbb\xbf" + one_file)
+    from_file = check_file(path)
+    from_text = check_text(path.read_bytes().decode("utf-8"))
+    for reports in (from_file, from_text):
+        assert [r.verdict for r in reports] == [Verdict.UNFINISHED, Verdict.UNFINISHED]
+
+
+def test_a_stray_character_after_a_statement_expects_the_end_of_the_line() -> None:
+    report = one(HEAD + OPENING.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 4;"))
+    assert report.verdict is Verdict.MALFORMED
+    assert report.error.message.endswith("found ';', expected the end of the line"), report.error.message
+
+
 def test_non_utf8_file_is_malformed_not_a_traceback(tmp_path: Path) -> None:
     path = tmp_path / "latin1.rec"
     path.write_bytes((HEAD + "Anna: buy Caf\xe9\n").encode("latin-1"))
