@@ -349,6 +349,9 @@ def iter_games(lines: str | Iterable[tuple[int, str | BadLine]], file: str = "<s
             else:
                 current.body.append((number, raw))
             continue
+        if "\xa0" in raw:  # a no-break space (text pasted from a web page) is a space, column for column
+            raw = raw.replace("\xa0", " ")
+            item = (number, raw)
         stripped = raw.lstrip()
         if not stripped or stripped[0] == "#":  # a blank or comment line (``_is_blank``)
             continue

@@ -72,6 +72,12 @@ def test_files_joined_each_with_its_bom_are_judged_game_by_game(tmp_path: Path) 
         assert [r.verdict for r in reports] == [Verdict.UNFINISHED, Verdict.UNFINISHED]
 
 
+def test_no_break_spaces_pasted_from_a_web_page_are_spaces() -> None:
+    pasted = OPENING.replace("Boris: buy Gold Miner for 4", "\xa0\xa0Boris:\xa0buy Gold\xa0Miner for 4")
+    report = one(HEAD + pasted)
+    assert report.verdict is Verdict.UNFINISHED and report.statements == one(HEAD + OPENING).statements
+
+
 def test_a_stray_character_after_a_statement_expects_the_end_of_the_line() -> None:
     report = one(HEAD + OPENING.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 4;"))
     assert report.verdict is Verdict.MALFORMED
