@@ -980,9 +980,9 @@ def text_cases() -> list[Case]:
     )
     add(
         "bom-before-statement",
-        "a BOM in front of a statement",
+        "a BOM in front of a statement: ignored, as at the start of any line (files joined with cat); the line is read",
         (opening + "\ufeffAnna: pass\n").encode(),
-        [err("malformed", None, 10)],
+        [err("illegal", "sp-must-buy", 10)],
     )
     add("bom-in-tag-value", "a BOM inside a tag value", sp_opening('[Event "a\ufeffb"]').encode(), [UNFINISHED])
     add(
