@@ -20,7 +20,7 @@ def main() -> None:
         from referee.stopping import signal_of, stop_message, stopping
 
         status = stopping(stop)
-        print(stop_message(signal_of(stop)).lstrip("\n"), file=sys.stderr)
+        print(stop_message(signal_of(stop)), file=sys.stderr)
         sys.exit(status)
     command_line()  # which handles signals itself (``RefereeGroup.invoke``)
 
