@@ -162,7 +162,7 @@ def test_a_result_half_sent_when_the_run_stops_does_not_hang_it(monkeypatch: pyt
 
     class Recorded(ProcessPoolExecutor):
         def __init__(self, *args: object, **kwargs: object) -> None:
-            super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # (tests are not type-checked)
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
             pools.append(self)
 
     monkeypatch.setattr(parallel, "ProcessPoolExecutor", Recorded)
