@@ -367,6 +367,37 @@ def test_two_player_governor_may_save_the_library_for_a_later_phase() -> None:
     fails(three, "Anna: build Tower paying ?, ?", "sj-payment")  # 3+ players: always doubled
 
 
+
+def test_legal_alternatives_offer_what_the_library_allows() -> None:
+    """The 2-player governor may build at the Library's cost or save it: both are listed, and a building only the
+    Library makes affordable is not left out; a Library owner's prospector draw of 2 is listed with the draw of 1."""
+    state = fresh(2)
+    give(state, "Anna", "Library")
+    hold(state, "Anna", "Hero", "Statue", "Tower")  # 4 unknown + 3: Hero costs 4 (3 with the Library)
+    run(state, "Anna: builder")
+    alternatives = state.legal_statements()
+    assert "Anna: build Hero paying ?, ?, ?, ?" in alternatives  # Library saved
+    assert "Anna: build Hero paying ?, ?, ?" in alternatives  # Library used
+    state = fresh(2)
+    give(state, "Anna", "Library")
+    hold(state, "Anna", "Hero")
+    state.p[0].hand_unknown -= 1  # Hero and 3 cards: only the Library's cost (3) can be paid
+    state.supply += 1
+    run(state, "Anna: builder")
+    assert "Anna: build Hero paying ?, ?, ?" in state.legal_statements()
+    run(state, "Anna: build Hero paying ?, ?, ?")
+    for players in (2, 3):
+        state = fresh(players)
+        give(state, "Anna", "Library")
+        run(state, "Anna: prospector")
+        assert {"Anna: draws ? (prospector)", "Anna: draws ?, ? (prospector)"} <= set(state.legal_statements())
+    state = fresh(2)
+    give(state, "Anna", "Library")
+    run(state, "Anna: councillor\nAnna: draws ?, ?, ?, ?, ?, ?, ?, ?; keeps ?\nBoris: draws ?, ?; keeps ?")
+    run(state, "Boris: builder\nBoris: pass\nAnna: pass\nAnna: prospector")  # the Library is used up
+    assert "Anna: draws ?, ? (prospector)" not in state.legal_statements()
+
+
 # ------------------------------------------------------------------------------------------------ end scoring
 def test_monuments_and_end_buildings_score() -> None:
     state = fresh(2)

@@ -110,8 +110,10 @@ class View(TurnFlow):
         actions: list[Action] = []
         avail = self.available()
         if kind == PROSPECT:
-            if self.capped(1):
-                actions.append(OwedDraw("prospector", self._blanks(self.capped(1))))
+            counts = (1, 2) if self.library(seat).may else (1,)  # the Library doubles the draw
+            for count in dict.fromkeys(self.capped(c) for c in counts):
+                if count:
+                    actions.append(OwedDraw("prospector", self._blanks(count)))
         elif kind == MINE:
             actions.append(GoldMineTurn(self._blanks(self.capped(self.options.gold_mine_cards)), ()))
         elif self.role == "builder":
@@ -136,18 +138,21 @@ class View(TurnFlow):
         return actions
 
     def _legal_builds(self, seat: int) -> list[Action]:
-        """Every building in the hand the builder can pay for in hand cards (at its mandatory cost)."""
+        """Every building in the hand the builder can pay for in hand cards (at its mandatory cost); the 2-player
+        governor, who may use his Library here or save it for a later phase, at both costs."""
         player = self.p[seat]
         may = self.library(seat).may
+        optional = may and self.library_optional(seat)
         builds: list[Action] = []
         pooled = player.pool.names() if player.pool is not None and player.hand_forgotten else set()
         for name in sorted(set(player.hand_known) | pooled):
             card = self.cards[name]
             if card.violet and player.owned[name]:
                 continue
-            cost = self.build_cost(seat, card, None, may and not self.library_optional(seat))
-            if cost <= player.hand_size - 1:
-                builds.append(Build(NameRef(name, 0), paying=self._blanks(cost)))
+            costs = (False, True) if optional else (may,)
+            for cost in dict.fromkeys(self.build_cost(seat, card, None, library) for library in costs):
+                if cost <= player.hand_size - 1:
+                    builds.append(Build(NameRef(name, 0), paying=self._blanks(cost)))
         return builds
 
     # --------------------------------------------------------------------------------------------- identity
