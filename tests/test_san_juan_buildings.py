@@ -367,7 +367,6 @@ def test_two_player_governor_may_save_the_library_for_a_later_phase() -> None:
     fails(three, "Anna: build Tower paying ?, ?", "sj-payment")  # 3+ players: always doubled
 
 
-
 def test_legal_alternatives_offer_what_the_library_allows() -> None:
     """The 2-player governor may build at the Library's cost or save it: both are listed, and a building only the
     Library makes affordable is not left out; a Library owner's prospector draw of 2 is listed with the draw of 1."""
