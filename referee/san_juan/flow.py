@@ -278,6 +278,11 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
             raise self.fail(SJCode.TUCK, f"{player.name} has no working Chapel", action.column)
         if player.tucked_this_round:
             raise self.fail(SJCode.TUCK, f"{player.name} has already tucked a card this round", action.column)
+        if action.more:
+            raise self.fail(
+                SJCode.TUCK, f"the Chapel takes one card a round; {player.name} tucks {1 + len(action.more)}",
+                action.more[0].column,
+            )
         if player.discarded_this_round:
             raise self.fail(
                 SJCode.TUCK, f"{player.name} tucks before their own hand-limit discards, not after", action.column

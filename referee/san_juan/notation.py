@@ -107,6 +107,7 @@ class GoldMineTurn:
 class Tuck:
     card: NameRef
     column: int = 0
+    more: tuple[NameRef, ...] = ()  # further cards written on the line: the Chapel takes one, so they are illegal
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,8 +250,8 @@ class StatementBuilder(CommonStatements):
         return GoldMineTurn(cards, keeps.cards, _at(verb), keeps.column)
 
     @v_args(inline=True)
-    def tucks(self, verb: Token, card: NameRef) -> Tuck:
-        return Tuck(card, _at(verb))
+    def tucks(self, verb: Token, cards: tuple[NameRef, ...]) -> Tuck:
+        return Tuck(cards[0], _at(verb), cards[1:])
 
     @v_args(inline=True)
     def discards(self, verb: Token, cards: tuple[NameRef, ...]) -> Discard:
@@ -290,7 +291,7 @@ def action_text(action: Action) -> str:
     if isinstance(action, GoldMineTurn):
         return f"gold mine {names(action.cards)}; keeps {names(action.keeps) or 'none'}"
     if isinstance(action, Tuck):
-        return f"tucks {action.card.name}"
+        return f"tucks {names((action.card, *action.more))}"
     if isinstance(action, Discard):
         return f"discards {names(action.cards)}"
     if isinstance(action, Pass):

@@ -74,7 +74,7 @@ class ActionReader:
         self.keeps = Cards.probe(parser, "draws ?; keeps", unknown=True)
         self.mined = Cards.probe(parser, "gold mine", unknown=True)
         self.mine_keeps = Cards.probe(parser, "gold mine ?; keeps", unknown=True)
-        self.tucked = Cards.probe(parser, "tucks", unknown=True, many=False)
+        self.tucked = Cards.probe(parser, "tucks", unknown=True)
         self.discarded = Cards.probe(parser, "discards", unknown=True)
         self.sell_draws = Cards.probe(parser, "sell indigo; draws", unknown=True)
         self.good = after("action", "sell")
@@ -257,10 +257,8 @@ class ActionReader:
             )
             return GoldMineTurn(cards, keeps, column, keeps_column)
         if verb == "TUCKS":
-            (card,), kind, _, _ = self._cards(text, end, shift, self.tucked)
-            if kind != END:
-                raise NotSure
-            return Tuck(card, column)
+            first, *more = self._to_end(text, end, shift, self.tucked)
+            return Tuck(first, column, tuple(more))
         if verb == "DISCARDS":
             return Discard(self._to_end(text, end, shift, self.discarded), column)
         raise NotSure
@@ -363,8 +361,8 @@ class CanonicalActions:
             cards = self._list(rest, at, shift, self.cards_or_unknown)
             return None if cards is None else Discard(cards, 1 + shift)
         if verb == "tucks":
-            card = self._card(rest, at, shift, self.cards_or_unknown)
-            return None if card is None else Tuck(card, 1 + shift)
+            cards = self._list(rest, at, shift, self.cards_or_unknown)
+            return None if cards is None else Tuck(cards[0], 1 + shift, cards[1:])
         if verb == "gold" and rest.startswith("mine "):
             mined_text, semicolon, keeps_text = rest[5:].partition("; ")
             if not semicolon:
