@@ -267,6 +267,13 @@ def test_a_role_once_per_round_and_the_phase_runs_in_action_order() -> None:
     fails(state, "Boris: build Smithy", "sj-wrong-action")
 
 
+def test_a_round_checkpoint_in_the_middle_of_a_phase_names_the_missing_turn() -> None:
+    state = fresh(2)
+    run(state, "Anna: builder\nAnna: pass\n")
+    error = fails(state, "round 2", "sj-misplaced-round")
+    assert "the builder phase is not over: Boris's turn" in error.message
+
+
 # ------------------------------------------------------------------------------------------------ builder
 def test_builder_privilege_and_exact_payment() -> None:
     state = fresh(2)

@@ -139,7 +139,8 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
         if not (self.stage == SETUP or self.round_start()):
             raise self.fail(
                 SJCode.MISPLACED_ROUND,
-                "'round N' stands only at the start of a round, before its first role choice",
+                "'round N' stands only at the start of a round, before its first role choice"
+                + (f"; {self._turn_missing()}" if self.stage == ACTING else ""),
                 st.column,
             )
         if any(p.tucked_this_round or p.discarded_this_round for p in self.p):
@@ -280,7 +281,8 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
             raise self.fail(SJCode.TUCK, f"{player.name} has already tucked a card this round", action.column)
         if action.more:
             raise self.fail(
-                SJCode.TUCK, f"the Chapel takes one card a round; {player.name} tucks {1 + len(action.more)}",
+                SJCode.TUCK,
+                f"the Chapel takes one card a round; {player.name} tucks {1 + len(action.more)}",
                 action.more[0].column,
             )
         if player.discarded_this_round:
@@ -323,17 +325,15 @@ class TurnFlow(BuilderPhase, ProducerPhase, TraderPhase, CouncillorPhase, Prospe
         player.discarded_this_round = True
 
     # ------------------------------------------------------------------------------------------ role choice
+    def _turn_missing(self) -> str:
+        turn = self.turns[self.turn_index]
+        return f"the {self.role} phase is not over: {self.p[turn.seat].name}'s turn (action or pass) is not written yet"
+
     def _choose(self, seat: int, action: RoleChoice, column: int) -> None:
         if self.stage == TILE:
             raise self.fail(SJCode.TILE_MISSING, "the trader phase starts with the 'tile:' line", action.column)
         if self.stage == ACTING:
-            turn = self.turns[self.turn_index]
-            raise self.fail(
-                SJCode.PHASE_NOT_OVER,
-                f"the {self.role} phase is not over: {self.p[turn.seat].name}'s "
-                "turn (action or pass) is not written yet",
-                action.column,
-            )
+            raise self.fail(SJCode.PHASE_NOT_OVER, self._turn_missing(), action.column)
         due = self.chooser_due()
         if seat != due:
             raise self.fail(
