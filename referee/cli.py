@@ -320,6 +320,7 @@ def _print_error_detail(error: RefereeError) -> None:
 
 # ------------------------------------------------------------------------------------------------------ regress
 SNAPSHOT_FIELDS = ("verdict", "code", "line", "scores", "winners")
+GONE = "in the baseline, no longer found"  # a game of a judged file that the baseline has and this run has not
 
 
 def _snapshot(report: GameReport) -> dict[str, Any]:
@@ -496,8 +497,12 @@ def regress(
         if stored is not None:
             for key, index in stored.missing(judged_keys):  # a game gone from a judged file
                 changed += 1
-                if fmt in ("text", "jsonl"):
-                    click.echo(f"{key} #{index}: in the baseline, no longer found")
+                if fmt == "jsonl":  # a line like any other differing game's, with nothing judged
+                    row = {"file": stored.rows[(key, index)].get("file"), "key": key, "index": index}
+                    row |= {field: None for field in SNAPSHOT_FIELDS}
+                    click.echo(json.dumps({**row, "problems": [GONE]}, ensure_ascii=False))
+                elif fmt == "text":
+                    click.echo(f"{key} #{index}: {GONE}")
         for writer in writers:
             writer.close()
         if total == 0:
