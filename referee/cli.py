@@ -33,7 +33,7 @@ from referee.registry import GAMES, find_game
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
 from referee.resources import DEFAULT_MAX_BYTES, USER_POLICY, ReadRefused, copy_beside, read_limited
 from referee.stopping import signal_of, sigterm_stops_the_run, stop_message, stopping
-from referee.variant import Variant, find_variant, record_tag, registered_variants, resolve_options
+from referee.variant import Variant, find_variant, record_tag, registered_variants, resolve_options, variant_rules
 
 DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fedor", "Galina", "Hugo"]
 
@@ -499,7 +499,7 @@ def regress(
                 changed += 1
                 if fmt == "jsonl":  # a line like any other differing game's, with nothing judged
                     row = {"file": stored.rows[(key, index)].get("file"), "key": key, "index": index}
-                    row |= {field: None for field in SNAPSHOT_FIELDS}
+                    row |= dict.fromkeys(SNAPSHOT_FIELDS)
                     click.echo(json.dumps({**row, "problems": [GONE]}, ensure_ascii=False))
                 elif fmt == "text":
                     click.echo(f"{key} #{index}: {GONE}")
@@ -530,7 +530,9 @@ def _house_rule(house_rule: str | None, baseline: Path | None) -> Variant | None
             "own rules: give --baseline FILE (make one with 'referee regress PATH --save FILE')"
         )
     try:
-        return find_variant(house_rule, Path.cwd(), USER_POLICY)
+        found = find_variant(house_rule, Path.cwd(), USER_POLICY)
+        variant_rules(found)  # a bad file is refused here, not game after game
+        return found
     except RefereeError as error:
         raise click.BadParameter(error.message, param_hint="--house-rule") from None
 

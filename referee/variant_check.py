@@ -33,12 +33,11 @@ from typing import Any
 from referee.errors import RefereeError, Verdict
 from referee.files import write_named_by_content
 from referee.game import GameState, GameType, GeneratorFailed
-from referee.record import excerpt, write_record
-from referee.registry import find_game
+from referee.record import write_record
 from referee.replay import Referee, check_file
 from referee.resources import USER_POLICY, ReadPolicy, copy_beside
 from referee.testkit import HARD_CAP, NAMES, Config, FailedAt, GameAdapter, ScriptedAdapter, parse_record_body
-from referee.variant import Variant, apply_variant, find_variant, record_tag
+from referee.variant import Variant, find_variant, record_tag, variant_rules
 
 ENDS = "every game ends within its bound"
 ACTS = "a player always has a legal statement"
@@ -101,12 +100,7 @@ def subject_of(reference: str, policy: ReadPolicy = USER_POLICY, base_dir: Path 
     """The rules a variant (a registered name or a file) makes; ``bad-variant`` / ``unknown-variant`` errors as
     records get them."""
     variant = find_variant(reference, base_dir or Path.cwd(), policy)
-    game = find_game(variant.game)
-    if game is None:
-        from referee.errors import RecordCode, malformed
-
-        raise malformed(RecordCode.BAD_VARIANT, f"variant {variant.name}: names unknown game {excerpt(variant.game)}")
-    options = apply_variant(game, game.ruleset(None), variant)
+    game, options = variant_rules(variant)
     ruleset = variant.ruleset or game.default_ruleset
     tag, copied = record_tag(variant, reference)
     return Subject(game, variant, ruleset, options, tag, copied is None)

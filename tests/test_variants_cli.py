@@ -214,6 +214,35 @@ def test_check_refuses_a_bad_variant_file(tmp_path: Path) -> None:
     assert missing.exit_code == 1 and "[unknown-variant]" in missing.output
 
 
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("[options]\nstart_rublez = 40\n", "no rule option 'start_rublez' in Saint Petersburg"),
+        ("[options]\nstart_rubles = -5\n", "option 'start_rubles' is at least 0, not -5"),
+        ("[options]\nend_buildings = 10\n", "no rule option 'end_buildings' in Saint Petersburg"),  # San Juan's
+    ],
+)
+def test_every_command_refuses_a_variant_file_with_a_bad_option(tmp_path: Path, body: str, message: str) -> None:
+    """A bad option is a usage error of the command that names the file, as bad TOML is — 'variant diff' and
+    'regress --house-rule' judged every game bad-variant instead, exit 1, as if the house rule changed them all."""
+    (tmp_path / "club.toml").write_text('game = "saint-petersburg"\n' + body)
+    games = tmp_path / "games.rec"
+    assert run("play", "saint-petersburg", "-n", "2", "-o", str(games)).exit_code == 0
+    base = tmp_path / "base.jsonl"
+    assert run("regress", str(games), "--save", str(base)).exit_code == 0
+    for args in (
+        ["variant", "diff", "2nd edition", "club.toml", "-n", "1"],
+        ["variant", "diff", "club.toml", "2nd edition", str(games)],
+        ["regress", str(games), "--baseline", str(base), "--house-rule", "club.toml"],
+        ["stats", "--variant", "club.toml", "-n", "1"],
+        ["prove", "--variant", "club.toml"],
+    ):
+        result = run(*args, cwd=tmp_path)
+        assert result.exit_code == 2, (args, result.output)
+        assert f"variant club: {message}" in result.output, (args, result.output)
+        assert "game(s)" not in result.output, (args, result.output)
+
+
 # ------------------------------------------------------------------------------------------------- diff
 def test_diff_of_generated_games_names_the_first_statement_judged_differently() -> None:
     result = run("variant", "diff", "2nd edition", "sp-cheap-market", "-n", "2")
