@@ -35,7 +35,7 @@ from referee.files import write_named_by_content
 from referee.game import GameState, GameType, GeneratorFailed
 from referee.record import write_record
 from referee.replay import Referee, check_file
-from referee.resources import USER_POLICY, ReadPolicy, copy_beside
+from referee.resources import USER_POLICY, ReadPolicy, counterexample_folder
 from referee.testkit import HARD_CAP, NAMES, Config, FailedAt, GameAdapter, ScriptedAdapter, parse_record_body
 from referee.variant import Variant, find_variant, record_tag, variant_rules
 
@@ -104,13 +104,6 @@ def subject_of(reference: str, policy: ReadPolicy = USER_POLICY, base_dir: Path 
     ruleset = variant.ruleset or game.default_ruleset
     tag, copied = record_tag(variant, reference)
     return Subject(game, variant, ruleset, options, tag, copied is None)
-
-
-def prepare_output(subject: Subject, out_dir: Path) -> None:
-    """The folder counterexample records go to, with a copy of an unregistered variant file that they name."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if not subject.registered and subject.variant.path is not None:
-        subject.tag = copy_beside(subject.variant.path, out_dir)
 
 
 def write_and_judge(
@@ -534,7 +527,13 @@ def run_check(
     """The report of ``referee variant check``, line by line; the last line says how many invariants broke (the
     caller's exit status)."""
     subject = subject_of(reference)
-    prepare_output(subject, out_dir)
+    source = None if subject.registered else subject.variant.path
+    with counterexample_folder(out_dir, source) as copied:
+        subject.tag = copied or subject.tag
+        yield from _check_lines(subject, games, seed, out_dir, proofs, cap)
+
+
+def _check_lines(subject: Subject, games: int, seed: int, out_dir: Path, proofs: bool, cap: int) -> Iterator[str]:
     yield f"variant {subject.variant.name}: {subject.game.title} ({subject.ruleset}); {describe(subject)}"
     yield "  holds   the variant file is valid (every option and card change checked)"
     broken = 0

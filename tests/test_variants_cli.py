@@ -201,7 +201,21 @@ def test_shipped_variants_pass_the_check(tmp_path: Path, name: str) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == "every invariant holds"
     assert "broken" not in result.output
-    assert not (tmp_path / "counterexamples").exists() or not list((tmp_path / "counterexamples").glob("*.rec"))
+    assert not (tmp_path / "counterexamples").exists()  # nothing broken: nothing written, not even the folder
+
+
+def test_a_sound_variant_file_leaves_nothing_behind(tmp_path: Path) -> None:
+    """No counterexample, no folder and no copy of the file: 'variant check' and 'prove' left counterexamples/ with
+    a copy of the variant in the user's folder even when everything held."""
+    (tmp_path / "club.toml").write_text('game = "saint-petersburg"\n[options]\nstart_rubles = 30\n')
+    assert run("variant", "check", "club.toml", "-n", "1", "-o", "out/deep", cwd=tmp_path).exit_code == 0
+    assert run("prove", "--variant", "club.toml", cwd=tmp_path).exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.toml"]
+    # a broken one keeps its records and the copy they name, in the folders made for them
+    (tmp_path / "free.toml").write_text('game = "saint-petersburg"\n[options]\nmin_price = 0\n')
+    assert run("variant", "check", "free.toml", "-n", "1", "-o", "out/deep", cwd=tmp_path).exit_code == 1
+    kept = sorted(p.name for p in (tmp_path / "out" / "deep").iterdir())
+    assert "free.toml" in kept and any(name.endswith(".rec") for name in kept)
 
 
 def test_check_refuses_a_bad_variant_file(tmp_path: Path) -> None:
