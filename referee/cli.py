@@ -33,7 +33,7 @@ from referee.registry import GAMES, find_game
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
 from referee.resources import DEFAULT_MAX_BYTES, USER_POLICY, ReadRefused, copy_beside, read_limited
 from referee.stopping import signal_of, sigterm_stops_the_run, stop_message, stopping
-from referee.variant import Variant, find_variant, record_tag, registered_variants, resolve_options
+from referee.variant import Variant, find_variant, record_tag, registered_variants, resolve_options, variant_rules
 
 DEFAULT_NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena", "Fedor", "Galina", "Hugo"]
 
@@ -320,6 +320,7 @@ def _print_error_detail(error: RefereeError) -> None:
 
 # ------------------------------------------------------------------------------------------------------ regress
 SNAPSHOT_FIELDS = ("verdict", "code", "line", "scores", "winners")
+GONE = "in the baseline, no longer found"  # a game of a judged file that the baseline has and this run has not
 
 
 def _snapshot(report: GameReport) -> dict[str, Any]:
@@ -496,8 +497,12 @@ def regress(
         if stored is not None:
             for key, index in stored.missing(judged_keys):  # a game gone from a judged file
                 changed += 1
-                if fmt in ("text", "jsonl"):
-                    click.echo(f"{key} #{index}: in the baseline, no longer found")
+                if fmt == "jsonl":  # a line like any other differing game's, with nothing judged
+                    row = {"file": stored.rows[(key, index)].get("file"), "key": key, "index": index}
+                    row |= dict.fromkeys(SNAPSHOT_FIELDS)
+                    click.echo(json.dumps({**row, "problems": [GONE]}, ensure_ascii=False))
+                elif fmt == "text":
+                    click.echo(f"{key} #{index}: {GONE}")
         for writer in writers:
             writer.close()
         if total == 0:
@@ -525,7 +530,9 @@ def _house_rule(house_rule: str | None, baseline: Path | None) -> Variant | None
             "own rules: give --baseline FILE (make one with 'referee regress PATH --save FILE')"
         )
     try:
-        return find_variant(house_rule, Path.cwd(), USER_POLICY)
+        found = find_variant(house_rule, Path.cwd(), USER_POLICY)
+        variant_rules(found)  # a bad file is refused here, not game after game
+        return found
     except RefereeError as error:
         raise click.BadParameter(error.message, param_hint="--house-rule") from None
 

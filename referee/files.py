@@ -173,6 +173,9 @@ class _WholeWrites(io.RawIOBase):
     def fileno(self) -> int:
         return self._fd
 
+    def isatty(self) -> bool:  # still a terminal: the progress bar and the summary table look here
+        return os.isatty(self._fd)
+
     def write(self, data: Any) -> int:
         view = memoryview(data).cast("B")
         done = 0

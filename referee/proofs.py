@@ -26,7 +26,7 @@ from referee.errors import RefereeError
 from referee.files import write_named_by_content
 from referee.game import GameType
 from referee.registry import GAMES, find_game
-from referee.resources import USER_POLICY, copy_beside
+from referee.resources import USER_POLICY, counterexample_folder
 from referee.variant import find_variant, record_tag, resolve_options
 
 
@@ -254,12 +254,13 @@ def run_proofs(game_name: str | None, ruleset: str | None, variant: str | None, 
             click.echo(f"{game.title} has no proofs")
             continue
         click.echo(f"{game.title} ({target.label})")
-        if target.variant_file is not None:  # the counterexample records name it: beside them
-            target.tags["Variant"] = copy_beside(target.variant_file, output)
-        try:
-            results = prove(game, target.options, target.tags, output)
-        except RefereeError as problem:  # the rules' data cannot be read (a deck list or board by path)
-            raise click.BadParameter(f"{target.label}: {problem.message}") from None
+        with counterexample_folder(output, target.variant_file) as copied:  # the records name it: beside them
+            if copied is not None:
+                target.tags["Variant"] = copied
+            try:
+                results = prove(game, target.options, target.tags, output)
+            except RefereeError as problem:  # the rules' data cannot be read (a deck list or board by path)
+                raise click.BadParameter(f"{target.label}: {problem.message}") from None
         for result in results:
             done += 1
             failed += not result.proved

@@ -14,10 +14,11 @@ memory. See docs/security.md.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -171,6 +172,36 @@ def copy_beside(source: Path, folder: Path) -> str:
             continue
         return name
     raise ReadRefused(f"{folder} holds other files named {source.name} and {source.stem}-{digest}{source.suffix}")
+
+
+@contextlib.contextmanager
+def counterexample_folder(folder: Path, source: Path | None) -> Iterator[str | None]:
+    """The folder a command writes counterexample records to, with ``source`` (a variant file the records name)
+    copied into it (``copy_beside``); yields the copy's name for the records' tag (None without a source). A run
+    that writes no record there leaves nothing behind: the copy it made and the folders it made are removed again
+    (a folder only while empty)."""
+    made = [folder, *folder.parents]
+    made = made[: next((i for i, path in enumerate(made) if path.exists()), len(made))]
+    before = _listing(folder)
+    name = copy_beside(source, folder) if source is not None else None
+    try:
+        yield name
+    finally:
+        if name is not None and name not in before and _listing(folder) == before | {name}:
+            with contextlib.suppress(OSError):
+                (folder / name).unlink()
+        for path in made:  # the deepest first
+            try:
+                path.rmdir()
+            except OSError:
+                break
+
+
+def _listing(folder: Path) -> set[str]:
+    try:
+        return set(os.listdir(folder))
+    except OSError:
+        return set()
 
 
 DEFAULT_POLICY = ReadPolicy()

@@ -139,10 +139,11 @@ class Block:
     def head(self) -> str:
         return self.lines[0]
 
-    def record_line(self, first_line: int) -> int:
-        """The record line the block stands for: its statement's, the error's for an end, else the game's first."""
+    def record_line(self) -> int | None:
+        """The record line the block stands for: its statement's, the error's for an end (None: setup, a valid or
+        unfinished end)."""
         found = re.match(r"line (\d+):", self.head) or re.search(r" at line (\d+)$", self.head)
-        return int(found.group(1)) if found else first_line
+        return int(found.group(1)) if found else None
 
 
 def games_of(trace: str) -> list[list[Block]]:
@@ -190,7 +191,9 @@ def compare_game(index: int, stored: list[Block], fresh: list[Block], name: str 
     new_block = fresh[at] if at < len(fresh) else None
     block = new_block or old_block
     assert block is not None
-    line = block.record_line(first)
+    # the fresh block's line; a statement gone from the end of the record is placed at the line it stood on
+    lines = (b.record_line() for b in (new_block, old_block) if b is not None)
+    line = next((found for found in lines if found is not None), first)
     if old_block is None:
         what = f"the replay goes on: {excerpt(block.head, 80)}"
     elif new_block is None:

@@ -173,6 +173,18 @@ def apply_variant(game: GameType, base: Any, variant: Variant, keep_ruleset: boo
     return options
 
 
+def variant_rules(variant: Variant) -> tuple[GameType, Any]:
+    """The game a variant is for and the options it makes there (its own ruleset, or the game's default), every
+    option and card change checked as a record naming it would check them — so a command given a bad file refuses
+    it at once, rather than judging every game ``bad-variant``."""
+    from referee.registry import find_game
+
+    game = find_game(variant.game)
+    if game is None:
+        raise _bad(variant.name, f"names unknown game {excerpt(variant.game)}")
+    return game, apply_variant(game, game.ruleset(None), variant)
+
+
 def card_changes(game: GameType, options: Any, variant: Variant) -> tuple[tuple[str, str, int], ...]:
     """The options' card changes with the variant's ``[cards]`` table laid over them: each card named as the game
     knows it (aliases allowed), each attribute one the game lets a variant change, each value a whole number from 0
@@ -235,4 +247,5 @@ __all__ = [
     "registered_paths",
     "registered_variants",
     "resolve_options",
+    "variant_rules",
 ]

@@ -33,12 +33,11 @@ from typing import Any
 from referee.errors import RefereeError, Verdict
 from referee.files import write_named_by_content
 from referee.game import GameState, GameType, GeneratorFailed
-from referee.record import excerpt, write_record
-from referee.registry import find_game
+from referee.record import write_record
 from referee.replay import Referee, check_file
-from referee.resources import USER_POLICY, ReadPolicy, copy_beside
+from referee.resources import USER_POLICY, ReadPolicy, counterexample_folder
 from referee.testkit import HARD_CAP, NAMES, Config, FailedAt, GameAdapter, ScriptedAdapter, parse_record_body
-from referee.variant import Variant, apply_variant, find_variant, record_tag
+from referee.variant import Variant, find_variant, record_tag, variant_rules
 
 ENDS = "every game ends within its bound"
 ACTS = "a player always has a legal statement"
@@ -101,22 +100,10 @@ def subject_of(reference: str, policy: ReadPolicy = USER_POLICY, base_dir: Path 
     """The rules a variant (a registered name or a file) makes; ``bad-variant`` / ``unknown-variant`` errors as
     records get them."""
     variant = find_variant(reference, base_dir or Path.cwd(), policy)
-    game = find_game(variant.game)
-    if game is None:
-        from referee.errors import RecordCode, malformed
-
-        raise malformed(RecordCode.BAD_VARIANT, f"variant {variant.name}: names unknown game {excerpt(variant.game)}")
-    options = apply_variant(game, game.ruleset(None), variant)
+    game, options = variant_rules(variant)
     ruleset = variant.ruleset or game.default_ruleset
     tag, copied = record_tag(variant, reference)
     return Subject(game, variant, ruleset, options, tag, copied is None)
-
-
-def prepare_output(subject: Subject, out_dir: Path) -> None:
-    """The folder counterexample records go to, with a copy of an unregistered variant file that they name."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if not subject.registered and subject.variant.path is not None:
-        subject.tag = copy_beside(subject.variant.path, out_dir)
 
 
 def write_and_judge(
@@ -540,7 +527,13 @@ def run_check(
     """The report of ``referee variant check``, line by line; the last line says how many invariants broke (the
     caller's exit status)."""
     subject = subject_of(reference)
-    prepare_output(subject, out_dir)
+    source = None if subject.registered else subject.variant.path
+    with counterexample_folder(out_dir, source) as copied:
+        subject.tag = copied or subject.tag
+        yield from _check_lines(subject, games, seed, out_dir, proofs, cap)
+
+
+def _check_lines(subject: Subject, games: int, seed: int, out_dir: Path, proofs: bool, cap: int) -> Iterator[str]:
     yield f"variant {subject.variant.name}: {subject.game.title} ({subject.ruleset}); {describe(subject)}"
     yield "  holds   the variant file is valid (every option and card change checked)"
     broken = 0

@@ -26,7 +26,7 @@ from referee.record import GameRecord, excerpt, iter_games
 from referee.registry import GAMES, find_game
 from referee.replay import GameReport, Referee, ReplayVisitor, find_records
 from referee.resources import USER_POLICY, ReadPolicy
-from referee.variant import CARD_OPTION, Variant, apply_variant, find_variant, registered_paths
+from referee.variant import CARD_OPTION, Variant, apply_variant, find_variant, registered_paths, variant_rules
 
 NAMES = ["Anna", "Boris", "Clara", "Dmitri", "Elena"]
 OUTCOME_CLAIMS = {"final-mismatch", "win-mismatch", "result-mismatch"}  # claims about how the game ended
@@ -73,6 +73,7 @@ def rule_set(reference: str, policy: ReadPolicy = USER_POLICY) -> RuleSet:
             if game.ruleset(reference) is not None:
                 return RuleSet(reference, None, reference)
     found = find_variant(reference, Path.cwd(), policy)
+    variant_rules(found)  # a bad file is refused here, not game after game
     return RuleSet(found.name, found)
 
 

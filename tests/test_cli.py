@@ -169,6 +169,32 @@ def test_regress_baseline_round_trip_and_house_rule(tmp_path: Path, generated: P
     assert "final-mismatch" in changed.output or "scores" in changed.output
 
 
+def test_regress_jsonl_reports_a_game_gone_from_the_baseline_as_json(tmp_path: Path) -> None:
+    """Every line of --format jsonl is a JSON object, a game gone from a judged file included (it was a text line)."""
+    path = tmp_path / "g.rec"
+    path.write_text(HEAD + OPENING + "\n" + HEAD + OPENING)
+    base = tmp_path / "base.jsonl"
+    assert run("regress", str(path), "--save", str(base)).exit_code == 0
+    path.write_text(HEAD + OPENING)
+    result = run("regress", str(path), "--baseline", str(base), "--format", "jsonl")
+    assert result.exit_code == 1
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert rows == [
+        {
+            "file": str(path),
+            "key": "g.rec",
+            "index": 2,
+            "verdict": None,
+            "code": None,
+            "line": None,
+            "scores": None,
+            "winners": None,
+            "problems": ["in the baseline, no longer found"],
+        }
+    ]
+    assert "g.rec #2: in the baseline, no longer found" in run("regress", str(path), "--baseline", str(base)).output
+
+
 def test_regress_reports_a_changed_verdict(tmp_path: Path) -> None:
     path = tmp_path / "g.rec"
     path.write_text(HEAD + OPENING)

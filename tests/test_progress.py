@@ -55,6 +55,33 @@ def test_piped_the_output_is_unchanged_and_rich_is_not_loaded() -> None:
     assert done.stderr.endswith("rich not loaded")
 
 
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_on_a_real_terminal_the_table_shows(unbuffered: str) -> None:
+    """On a pseudo-terminal, with standard output unbuffered too (PYTHONUNBUFFERED, python -u: common in containers
+    and CI), where the referee puts its own stream over the terminal — the table was never shown there."""
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    env = {**os.environ, "PYTHONUNBUFFERED": unbuffered, "COLUMNS": "100"}
+    done = subprocess.run(
+        [sys.executable, "-m", "referee", "check", str(ILLEGAL)], stdout=follower, env=env, timeout=120, check=False
+    )
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal is closed and read to its end
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert done.returncode == 0
+    assert "1 file(s) in" in shown.decode("utf-8", "replace")
+
+
 @pytest.mark.parametrize("fmt", ["jsonl", "sarif", "github"])
 def test_machine_formats_never_show_it(monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
     monkeypatch.setattr(referee.progress, "is_terminal", lambda: True)

@@ -86,6 +86,17 @@ def test_compare_names_the_first_statement_that_differs() -> None:
     assert len(games_of(old + old.split("\n", 3)[3])) == 2
 
 
+def test_a_statement_gone_from_the_end_is_placed_at_its_line() -> None:
+    """The last statement taken out (a valid or unfinished end has no line of its own): the difference stands at
+    the line the statement stood on, not at the game's first line."""
+    old = trace_text(OPENING)
+    (difference,) = compare(old, trace_text(OPENING.replace("Boris: buy Gold Miner for 4", "# not played yet")))
+    assert difference.line == 9
+    assert difference.summary.startswith("trace differs at line 9 ")
+    (longer,) = compare(trace_text(OPENING.replace("Boris: buy Gold Miner for 4", "")), old)
+    assert longer.line == 9  # the replay goes on at line 9
+
+
 def test_trace_name() -> None:
     assert trace_name("san-juan/generated/sj-2p-seed01.rec") == "san-juan/generated/sj-2p-seed01.trace"
 

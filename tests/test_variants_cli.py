@@ -201,7 +201,21 @@ def test_shipped_variants_pass_the_check(tmp_path: Path, name: str) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.splitlines()[-1] == "every invariant holds"
     assert "broken" not in result.output
-    assert not (tmp_path / "counterexamples").exists() or not list((tmp_path / "counterexamples").glob("*.rec"))
+    assert not (tmp_path / "counterexamples").exists()  # nothing broken: nothing written, not even the folder
+
+
+def test_a_sound_variant_file_leaves_nothing_behind(tmp_path: Path) -> None:
+    """No counterexample, no folder and no copy of the file: 'variant check' and 'prove' left counterexamples/ with
+    a copy of the variant in the user's folder even when everything held."""
+    (tmp_path / "club.toml").write_text('game = "saint-petersburg"\n[options]\nstart_rubles = 30\n')
+    assert run("variant", "check", "club.toml", "-n", "1", "-o", "out/deep", cwd=tmp_path).exit_code == 0
+    assert run("prove", "--variant", "club.toml", cwd=tmp_path).exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["club.toml"]
+    # a broken one keeps its records and the copy they name, in the folders made for them
+    (tmp_path / "free.toml").write_text('game = "saint-petersburg"\n[options]\nmin_price = 0\n')
+    assert run("variant", "check", "free.toml", "-n", "1", "-o", "out/deep", cwd=tmp_path).exit_code == 1
+    kept = sorted(p.name for p in (tmp_path / "out" / "deep").iterdir())
+    assert "free.toml" in kept and any(name.endswith(".rec") for name in kept)
 
 
 def test_check_refuses_a_bad_variant_file(tmp_path: Path) -> None:
@@ -212,6 +226,35 @@ def test_check_refuses_a_bad_variant_file(tmp_path: Path) -> None:
     assert "copies takes a whole number from 0 to 999" in result.output
     missing = run("variant", "check", "nowhere.toml", cwd=tmp_path)
     assert missing.exit_code == 1 and "[unknown-variant]" in missing.output
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("[options]\nstart_rublez = 40\n", "no rule option 'start_rublez' in Saint Petersburg"),
+        ("[options]\nstart_rubles = -5\n", "option 'start_rubles' is at least 0, not -5"),
+        ("[options]\nend_buildings = 10\n", "no rule option 'end_buildings' in Saint Petersburg"),  # San Juan's
+    ],
+)
+def test_every_command_refuses_a_variant_file_with_a_bad_option(tmp_path: Path, body: str, message: str) -> None:
+    """A bad option is a usage error of the command that names the file, as bad TOML is — 'variant diff' and
+    'regress --house-rule' judged every game bad-variant instead, exit 1, as if the house rule changed them all."""
+    (tmp_path / "club.toml").write_text('game = "saint-petersburg"\n' + body)
+    games = tmp_path / "games.rec"
+    assert run("play", "saint-petersburg", "-n", "2", "-o", str(games)).exit_code == 0
+    base = tmp_path / "base.jsonl"
+    assert run("regress", str(games), "--save", str(base)).exit_code == 0
+    for args in (
+        ["variant", "diff", "2nd edition", "club.toml", "-n", "1"],
+        ["variant", "diff", "club.toml", "2nd edition", str(games)],
+        ["regress", str(games), "--baseline", str(base), "--house-rule", "club.toml"],
+        ["stats", "--variant", "club.toml", "-n", "1"],
+        ["prove", "--variant", "club.toml"],
+    ):
+        result = run(*args, cwd=tmp_path)
+        assert result.exit_code == 2, (args, result.output)
+        assert f"variant club: {message}" in result.output, (args, result.output)
+        assert "game(s)" not in result.output, (args, result.output)
 
 
 # ------------------------------------------------------------------------------------------------- diff
