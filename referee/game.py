@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar
 
 from referee.errors import ErrorKind, IllegalStatement, RecordCode, RefereeError, error_of, illegal, malformed
-from referee.record import LineParser, NameRef, Tag, excerpt
+from referee.record import LineParser, NameRef, Tag, excerpt, shown_value
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, read_limited
 from referee.statements import FinalClaim, WinClaim, common_statement_text
 
@@ -509,24 +509,29 @@ def check_option(option: dataclasses.Field[Any], default: Any, value: Any) -> tu
     kind = type(default)
     if isinstance(default, tuple):
         if not isinstance(value, list | tuple):
-            return f"takes a list, not {excerpt(repr(value))}", value
+            return f"takes a list, not {shown_value(value)}", value
         if len(value) < meta.get("min_items", 0):
             return f"takes at least {meta['min_items']} item(s)", value
         item_type = type(default[0]) if default else str
         for item in value:
             if type(item) is not item_type:
-                return f"takes a list of {item_type.__name__}, not an item {excerpt(repr(item))}", value
+                items = _ITEM_WORDS.get(item_type, item_type.__name__)
+                return f"takes a list of {items}, not an item {shown_value(item)}", value
             if isinstance(item, int) and (problem := _range_problem(item, meta)):
                 return f"has an item that {problem}", value
         return None, tuple(value)
     if type(value) is not kind:
-        return f"takes {kind.__name__}, not {excerpt(repr(value))}", value
+        return f"takes {_KIND_WORDS.get(kind, kind.__name__)}, not {shown_value(value)}", value
     choices = meta.get("choices")
     if choices is not None and value not in choices:
-        return f"is one of {', '.join(map(str, choices))}, not {excerpt(repr(value))}", value
+        return f"is one of {', '.join(map(shown_value, choices))}, not {shown_value(value)}", value
     if isinstance(value, int) and not isinstance(value, bool) and (problem := _range_problem(value, meta)):
         return problem, value
     return None, value
+
+
+_KIND_WORDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a text"}
+_ITEM_WORDS = {bool: "true or false values", int: "whole numbers", float: "numbers", str: "texts"}
 
 
 def option_docs(options_type: type) -> list[tuple[str, Any, str]]:

@@ -461,6 +461,16 @@ def excerpt(text: str, limit: int = 40) -> str:
     return "'" + "".join(out) + "'" + more
 
 
+def shown_value(value: Any) -> str:
+    """A value as a message quotes it, in the words of a variant file (TOML): ``true``, ``3``, ``'forty'``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return excerpt(value)
+    text = "[" + ", ".join(map(shown_value, value)) + "]" if isinstance(value, list | tuple) else str(value)
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
 def quote_player(name: str, reserved: frozenset[str] = frozenset()) -> str:
     """A player name as the body writes it: bare when the grammar allows, else in double quotes (also when it is one
     of the game's ``reserved`` words, which a game that reads keyword lines first needs)."""

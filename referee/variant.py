@@ -27,7 +27,7 @@ from typing import Any
 
 from referee.errors import RecordCode, RefereeError, malformed
 from referee.game import GameType, check_option
-from referee.record import excerpt
+from referee.record import excerpt, shown_value
 from referee.resources import DEFAULT_POLICY, ReadPolicy, ReadRefused, read_limited
 
 TOP_LEVEL = {"name": str, "game": str, "ruleset": str, "description": str, "options": dict, "cards": dict}
@@ -64,9 +64,7 @@ def parse_variant(text: str, source: str, path: Path | None = None) -> Variant:
         if wanted is None:
             raise _bad(source, f"unknown key {excerpt(key)} (keys: {', '.join(TOP_LEVEL)})")
         if not isinstance(value, wanted):
-            raise _bad(
-                source, f"'{key}' must be a {'table' if wanted is dict else 'string'}, not {excerpt(repr(value))}"
-            )
+            raise _bad(source, f"'{key}' must be a {'table' if wanted is dict else 'string'}, not {shown_value(value)}")
     if "game" not in data:
         raise _bad(source, "needs 'game' (the game's title or id)")
     name = data.get("name", path.stem if path else source)
@@ -207,7 +205,7 @@ def card_changes(game: GameType, options: Any, variant: Variant) -> tuple[tuple[
                 raise _bad(
                     variant.name,
                     f'[cards."{card}"] {attribute} takes a whole number from 0 to {MAX_CARD_VALUE}, not '
-                    f"{excerpt(repr(value))}",
+                    f"{shown_value(value)}",
                 )
             merged[(card, attribute)] = value
     return tuple(sorted((card, attribute, value) for (card, attribute), value in merged.items()))

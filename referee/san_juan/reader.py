@@ -257,8 +257,8 @@ class ActionReader:
             )
             return GoldMineTurn(cards, keeps, column, keeps_column)
         if verb == "TUCKS":
-            first, *more = self._to_end(text, end, shift, self.tucked)
-            return Tuck(first, column, tuple(more))
+            tucked = self._to_end(text, end, shift, self.tucked)
+            return Tuck(tucked[0], column, tucked[1:])
         if verb == "DISCARDS":
             return Discard(self._to_end(text, end, shift, self.discarded), column)
         raise NotSure
