@@ -22,7 +22,7 @@ from typing import Any, ClassVar, NoReturn
 
 import click
 
-from referee.cli_options import RECORD_PATHS, read_policy, reading_options, running_options
+from referee.cli_options import RECORD_PATHS, OutputFile, read_policy, reading_options, running_options
 from referee.errors import CATALOGUE, JOB_FAILED, JobFailed, RefereeError, Verdict
 from referee.files import FileExists, complete_standard_output, new_file, write_new_file, written_by_referee
 from referee.formats import JUNIT_MARK, TRACE_MISMATCH, GitHubWriter, JUnitWriter, SarifWriter
@@ -211,7 +211,7 @@ FORMAT_HELP = (
 )
 JUNIT_OPTION = click.option(
     "--junit",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(stdout=False),
     default=None,
     help="Also write a JUnit XML report (a test case per game) to this file: a new file, or one referee wrote.",
 )
@@ -397,7 +397,7 @@ def _same_file(a: str, b: str) -> bool:
 )
 @click.option(
     "--save",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(stdout=False),
     default=None,
     help="Store this run as a baseline file (JSON lines); refuses to overwrite an existing file.",
 )
@@ -681,7 +681,7 @@ def explain(file: str, line_number: int, max_size: int, allow_dirs: tuple[Path, 
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(stdout=True),
     default=None,
     help="Write to this new file (refuses to overwrite one that exists) instead of standard output.",
 )

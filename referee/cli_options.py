@@ -31,6 +31,27 @@ class ByteSize(click.ParamType[int]):
         return size
 
 
+class OutputFile(click.ParamType[Path | None]):
+    """A file a command writes. ``-`` is standard output where the command writes there without the option (it then
+    converts to None), and is refused where standard output carries the run's own report (``--junit``, ``--save``)
+    or the command has no standard-output form (``report -o``): never a file literally named ``-``."""
+
+    name = "file"
+
+    def __init__(self, stdout: bool) -> None:
+        self.stdout = stdout
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path | None:
+        if isinstance(value, Path) or value is None:
+            return value
+        if str(value) == "-":
+            if self.stdout:
+                return None
+            self.fail("'-' (standard output) cannot take this file here; name a file", param, ctx)
+        path: Path = click.Path(dir_okay=False, path_type=Path).convert(value, param, ctx)
+        return path
+
+
 def running_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Where the work runs (docs/performance.md); read by ``_judged``."""
     command = click.option(

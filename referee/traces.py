@@ -21,7 +21,7 @@ from typing import Any
 
 import click
 
-from referee.cli_options import read_policy, reading_options
+from referee.cli_options import OutputFile, read_policy, reading_options
 from referee.files import new_file, written_by_referee
 from referee.game import GameState, GameType
 from referee.record import GameRecord, excerpt, iter_games
@@ -325,7 +325,7 @@ def write_trace(path: Path, text: str) -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(stdout=True),
     default=None,
     help="Write the trace to this file (a new file, or a trace referee wrote) instead of standard output.",
 )

@@ -48,6 +48,23 @@ def test_play_refuses_to_overwrite(generated: Path) -> None:
     assert generated.read_text() == before
 
 
+def test_dash_as_an_output_is_standard_output_or_refused_never_a_file_named_dash(
+    generated: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for command in (("play", "saint-petersburg", "-s", "4", "-n", "3"), ("trace", str(generated))):
+        plain, dashed = run(*command), run(*command, "-o", "-")
+        assert dashed.exit_code == plain.exit_code == 0 and dashed.output == plain.output != ""
+    for command in (
+        ("check", str(generated), "--junit", "-"),
+        ("regress", str(generated), "--save", "-"),
+        ("report", str(generated), "-o", "-"),
+    ):
+        result = CliRunner().invoke(main, list(command))
+        assert result.exit_code == 2 and "'-' (standard output) cannot take this file here" in result.output
+    assert not (tmp_path / "-").exists()
+
+
 def test_check_exit_1_on_illegal_and_jsonl_fields(tmp_path: Path) -> None:
     path = tmp_path / "bad.rec"
     path.write_text(HEAD + OPENING.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3"))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from referee.cli_options import RECORD_PATHS, read_policy, reading_options
+from referee.cli_options import RECORD_PATHS, OutputFile, read_policy, reading_options
 from referee.errors import Verdict
 from referee.files import new_file, written_by_referee
 from referee.replay import Referee, find_records
@@ -27,7 +27,7 @@ own_report = written_by_referee(MARK, 400)  # a report page an earlier referee r
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(stdout=False),
     required=True,
     help="The page to write: a new file, or a report an earlier run wrote (any other existing file is refused).",
 )
