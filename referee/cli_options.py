@@ -106,4 +106,13 @@ def read_policy(max_size: int, allow_dirs: tuple[Path, ...], allow_any_path: boo
     )
 
 
-RECORD_PATHS = click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True))
+def _stdin_once(ctx: click.Context, param: click.Parameter, paths: tuple[str, ...]) -> tuple[str, ...]:
+    """Standard input can be read once: a second ``-`` would be an empty game, not the same text again."""
+    if paths.count("-") > 1:
+        raise click.BadParameter("'-' (standard input) is named more than once", ctx, param)
+    return paths
+
+
+RECORD_PATHS = click.argument(
+    "paths", nargs=-1, required=True, type=click.Path(exists=True, allow_dash=True), callback=_stdin_once
+)

@@ -65,6 +65,11 @@ def test_dash_as_an_output_is_standard_output_or_refused_never_a_file_named_dash
     assert not (tmp_path / "-").exists()
 
 
+def test_standard_input_named_twice_is_a_usage_error(generated: Path) -> None:
+    result = CliRunner().invoke(main, ["check", "-", str(generated), "-"], input=generated.read_text())
+    assert result.exit_code == 2 and "'-' (standard input) is named more than once" in result.output
+
+
 def test_check_exit_1_on_illegal_and_jsonl_fields(tmp_path: Path) -> None:
     path = tmp_path / "bad.rec"
     path.write_text(HEAD + OPENING.replace("Boris: buy Gold Miner for 4", "Boris: buy Gold Miner for 3"))
