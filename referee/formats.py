@@ -28,7 +28,7 @@ from typing import Any, TextIO, cast
 
 from referee.errors import CATALOGUE, ErrorKind, RecordCode, Verdict
 from referee.registry import GAMES
-from referee.replay import GameReport
+from referee.replay import STDIN_NAME, GameReport
 
 __all__ = [
     "BASELINE_MISMATCH",
@@ -498,7 +498,11 @@ def _base_uri(base: Path) -> str:
 
 def _artifact(problem: Problem, base: Path | None) -> dict[str, Any]:
     """A path relative to ``%SRCROOT%`` (the base folder, else wherever the CI resolves it: GitHub uses the
-    checkout), percent-encoded; a record outside the base folder keeps an absolute ``file:`` URI."""
+    checkout), percent-encoded; a record outside the base folder keeps an absolute ``file:`` URI. A record read
+    from standard input has no file: its location says so in words and names none (no alert on a file that does not
+    exist)."""
+    if problem.file == STDIN_NAME:
+        return {"description": {"text": "standard input"}}
     if base is None:
         path = problem.path
     else:

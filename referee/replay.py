@@ -660,6 +660,7 @@ class RecordSource:
 
 
 STDIN = "-"
+STDIN_NAME = "<stdin>"  # the file name a record read from standard input is reported under
 
 
 def find_records(arguments: Iterable[Path | str]) -> Iterator[RecordSource]:
@@ -668,7 +669,7 @@ def find_records(arguments: Iterable[Path | str]) -> Iterator[RecordSource]:
     links inside a searched folder is reported as a source that cannot be read."""
     for argument in arguments:
         if str(argument) == STDIN:
-            yield RecordSource(None, "<stdin>", "<stdin>")
+            yield RecordSource(None, STDIN_NAME, STDIN_NAME)
             continue
         path = Path(argument)
         if path.is_dir():

@@ -25,7 +25,7 @@ from referee.cli_options import OutputFile, read_policy, reading_options
 from referee.files import new_file, written_by_referee
 from referee.game import GameState, GameType
 from referee.record import GameRecord, excerpt, iter_games
-from referee.replay import GameReport, RecordSource, Referee, ReplayVisitor, find_records
+from referee.replay import STDIN_NAME, GameReport, RecordSource, Referee, ReplayVisitor, find_records
 from referee.resources import DEFAULT_MAX_BYTES, ReadRefused, read_limited
 
 TRACE_MARK = "# referee trace 1"
@@ -286,7 +286,7 @@ class TraceStore:
         return self._differences.get(report.index)
 
     def _compare_file(self, report: GameReport) -> dict[int, TraceDifference]:
-        stored_path = self.find(report.key) if report.key and report.key != "<stdin>" else None
+        stored_path = self.find(report.key) if report.key and report.key != STDIN_NAME else None
         if stored_path is None:
             return {}
         self.compared += 1

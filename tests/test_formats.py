@@ -37,7 +37,7 @@ from referee.formats import (
     write_sarif,
 )
 from referee.registry import GAMES
-from referee.replay import GameReport, check_file, check_text, record_files
+from referee.replay import STDIN_NAME, GameReport, check_file, check_text, record_files
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "records"
@@ -401,6 +401,15 @@ def test_sarif_paths_are_relative_to_the_base(tmp_path: Path) -> None:
     assert {"uri": "games/a%20b.rec", "uriBaseId": SRCROOT} in artifacts
     assert {"uri": outside.as_uri()} in artifacts
     validate_sarif(log)  # last: a missing schema skips only the validation
+
+
+def test_sarif_names_no_file_for_a_record_from_standard_input(tmp_path: Path) -> None:
+    (report,) = check_text(HEAD + OPENING + "Boris: buy Lumberjack for 3\n", STDIN_NAME)
+    log = sarif_log([report], base=tmp_path)
+    location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+    assert location["artifactLocation"] == {"description": {"text": "standard input"}}
+    assert location["region"]["startLine"] == report.error.line
+    validate_sarif(log)
 
 
 # ---------------------------------------------------------------------------------------------------------------
