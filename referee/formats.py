@@ -670,7 +670,11 @@ def _github_property(text: str) -> str:
 
 
 def github_command(problem: Problem) -> str:
-    """``::error file=PATH,line=L,col=C,title=CODE::message`` — one annotation on the record line."""
+    """``::error file=PATH,line=L,col=C,title=CODE::message`` — one annotation on the record line. A record read
+    from standard input has no file to annotate: its command is a plain error whose message starts with the place."""
+    if problem.file == STDIN_NAME:
+        place = f"standard input, line {problem.line}, column {problem.column}: "
+        return f"::error title={_github_property(problem.code)}::{_github_data(place + problem.message)}"
     properties = {
         "file": problem.path,
         "line": str(problem.line),

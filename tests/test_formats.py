@@ -455,6 +455,14 @@ def test_control_characters_in_a_file_name_never_reach_the_outputs() -> None:
     assert not any("\x1b" in line or "\x01" in line for line in github_lines(reports))
 
 
+def test_github_annotates_no_file_for_a_record_from_standard_input() -> None:
+    (report,) = check_text(HEAD + OPENING + "Boris: buy Lumberjack for 3\n", STDIN_NAME)
+    (line,) = github_lines([report])
+    properties, data = parse_command(line)
+    assert properties == {"title": report.error.code}
+    assert data == f"standard input, line {report.error.line}, column {report.error.column}: {report.error.message}"
+
+
 def test_github_command_escapes_properties_and_data() -> None:
     problem = Problem(
         file="x",
