@@ -26,6 +26,12 @@ from referee.resources import DEFAULT_POLICY, MAX_LINE_BYTES, ReadPolicy
 NOT_TABLE_TAGS = frozenset({"game", "players", "result", "expect"})
 
 
+def line_as_read(text: str) -> str:
+    """A line as ``check`` reads it in a record file: a BOM opening it is ignored (``record.iter_lines``: text pasted
+    from a file saved with one), so a table judges and keeps the very statement ``check`` judges."""
+    return text[1:] if text[:1] == "\ufeff" else text
+
+
 class TableError(ValueError):
     """A request a table cannot take that is no statement to judge: bad arguments when it is set up (an unknown game,
     a bad player list), or a line that is not one body statement (a tag line, a blank or comment line, two lines at
@@ -129,7 +135,10 @@ class Table:
     def play(self, text: str) -> Any:
         """Judge one body line and keep it: the statement it read. Raises the ``IllegalStatement`` or
         ``MalformedStatement`` that ``check`` reports for it (placed on its line in ``record()``), and changes
-        nothing; ``TableError`` for text that is not one body line."""
+        nothing; ``TableError`` for text that is not one body line. The line is read as ``check`` reads it in a
+        file (``line_as_read``), and kept so."""
+        if isinstance(text, str):
+            text = line_as_read(text)
         self._check_line(text)
         number = self.line_number()
         try:

@@ -40,7 +40,7 @@ from referee.record import excerpt, iter_games
 from referee.registry import GAMES
 from referee.replay import check_text
 from referee.report.page import asset
-from referee.table import NOT_TABLE_TAGS
+from referee.table import NOT_TABLE_TAGS, Table
 from referee.testkit import NAMES
 
 DEEP = os.environ.get("REFEREE_LIVE") == "deep"
@@ -378,6 +378,22 @@ def test_an_illegal_or_malformed_line_is_422_exactly_as_check_reports_it(api: Ap
             expected.alternatives,
         )
         assert api.record(sj["id"], sj["host_token"]).text == record, "a refused line is not kept"
+
+
+def test_a_line_opening_with_a_bom_is_judged_as_check_reads_it_in_a_file(api: Api, sj: dict[str, Any]) -> None:
+    """``check`` ignores a BOM opening a line (text pasted from a file saved with one); a table did not: it refused
+    the line as malformed at the BOM, or sent a comment to the referee as a statement. The line is kept as read."""
+    record = api.record(sj["id"], sj["host_token"]).text
+    (report,) = check_text(record + "\ufeffAnna: builder\n")
+    assert report.verdict is Verdict.UNFINISHED and report.error is None
+    assert error_of(api.post(sj["id"], sj["host_token"], "\ufeff# a comment"))["code"] == "not-a-line"
+    accepted = api.post(sj["id"], sj["seat_tokens"]["Anna"], "\ufeffAnna: builder", expect=4)
+    assert accepted.status_code == 201 and accepted.json()["number"] == 5
+    assert api.get(sj["id"], sj["host_token"]).json()["lines"][-1] == "Anna: builder"
+    assert api.record(sj["id"], sj["host_token"]).text == record + "Anna: builder\n"
+    table = Table("san-juan", ["Anna", "Boris"])
+    table.play("\ufeffround 1")
+    assert table.lines == ("round 1",)
 
 
 @pytest.mark.parametrize("text", ["", "   ", "# a comment", '[Event "x"]', "round 1\nround 2", "Anna: builder\r"])
