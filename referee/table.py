@@ -62,9 +62,13 @@ class Table:
             raise TableError(f"unknown game {excerpt(str(game))} (games: {', '.join(GAMES)})")
         self.game: GameType = found
         self.players: tuple[str, ...] = tuple(players)
-        for name in self.players:
-            if "," in name or not name.strip() or name != name.strip():
-                raise TableError(f"a player name is not empty, has no comma and no space around it: {excerpt(name)}")
+        for name in self.players:  # what a Players tag cannot hold (the rest is judged as check judges the tag)
+            if not isinstance(name, str):
+                raise TableError(f"a player name is text, not {excerpt(repr(name))}")
+            if "," in name or "\n" in name or not name.strip() or name != name.strip():
+                raise TableError(
+                    f"a player name is not empty, has no comma, no line break and no space around it: {excerpt(name)}"
+                )
         given = dict(tags or {})
         for name, value in given.items():
             if name.lower() in NOT_TABLE_TAGS:

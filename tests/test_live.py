@@ -40,7 +40,7 @@ from referee.record import excerpt, iter_games
 from referee.registry import GAMES
 from referee.replay import check_text
 from referee.report.page import asset
-from referee.table import NOT_TABLE_TAGS, Table
+from referee.table import NOT_TABLE_TAGS, Table, TableError
 from referee.testkit import NAMES
 
 DEEP = os.environ.get("REFEREE_LIVE") == "deep"
@@ -396,6 +396,11 @@ def test_a_line_opening_with_a_bom_is_judged_as_check_reads_it_in_a_file(api: Ap
     assert table.lines == ("round 1",)
 
 
+def test_a_player_name_that_is_no_text_is_a_table_error() -> None:
+    with pytest.raises(TableError, match="a player name is text"):
+        Table("san-juan", [5, 6])  # type: ignore[list-item]
+
+
 @pytest.mark.parametrize("text", ["", "   ", "# a comment", '[Event "x"]', "round 1\nround 2", "Anna: builder\r"])
 def test_what_is_not_one_body_statement_is_400(api: Api, sj: dict[str, Any], text: str) -> None:
     response = api.post(sj["id"], sj["host_token"], text)
@@ -485,7 +490,11 @@ def test_expect_given_as_null_is_expect_left_out(api: Api, sj: dict[str, Any]) -
 
 @pytest.mark.parametrize(
     ("players", "said"),
-    [([], "the list of players is empty"), (["Anna", "Boris", "Anna"], "lists 'Anna' twice")],
+    [
+        ([], "the list of players is empty"),
+        (["Anna", "Boris", "Anna"], "lists 'Anna' twice"),
+        (["Anna\nK", "Boris"], "no line break"),  # it broke the Players tag: 'a tag line must read [Name "value"]'
+    ],
 )
 def test_a_bad_player_list_is_400_saying_what_is_wrong(api: Api, players: list[str], said: str) -> None:
     response = api.create("san-juan", players)
