@@ -26,6 +26,12 @@ from referee.resources import DEFAULT_POLICY, MAX_LINE_BYTES, ReadPolicy
 NOT_TABLE_TAGS = frozenset({"game", "players", "result", "expect"})
 
 
+def line_as_read(text: str) -> str:
+    """A line as ``check`` reads it in a record file: a BOM opening it is ignored (``record.iter_lines``: text pasted
+    from a file saved with one), so a table judges and keeps the very statement ``check`` judges."""
+    return text[1:] if text[:1] == "\ufeff" else text
+
+
 class TableError(ValueError):
     """A request a table cannot take that is no statement to judge: bad arguments when it is set up (an unknown game,
     a bad player list), or a line that is not one body statement (a tag line, a blank or comment line, two lines at
@@ -56,9 +62,13 @@ class Table:
             raise TableError(f"unknown game {excerpt(str(game))} (games: {', '.join(GAMES)})")
         self.game: GameType = found
         self.players: tuple[str, ...] = tuple(players)
-        for name in self.players:
-            if "," in name or not name.strip() or name != name.strip():
-                raise TableError(f"a player name is not empty, has no comma and no space around it: {excerpt(name)}")
+        for name in self.players:  # what a Players tag cannot hold (the rest is judged as check judges the tag)
+            if not isinstance(name, str):
+                raise TableError(f"a player name is text, not {excerpt(repr(name))}")
+            if "," in name or "\n" in name or not name.strip() or name != name.strip():
+                raise TableError(
+                    f"a player name is not empty, has no comma, no line break and no space around it: {excerpt(name)}"
+                )
         given = dict(tags or {})
         for name, value in given.items():
             if name.lower() in NOT_TABLE_TAGS:
@@ -129,7 +139,10 @@ class Table:
     def play(self, text: str) -> Any:
         """Judge one body line and keep it: the statement it read. Raises the ``IllegalStatement`` or
         ``MalformedStatement`` that ``check`` reports for it (placed on its line in ``record()``), and changes
-        nothing; ``TableError`` for text that is not one body line."""
+        nothing; ``TableError`` for text that is not one body line. The line is read as ``check`` reads it in a
+        file (``line_as_read``), and kept so."""
+        if isinstance(text, str):
+            text = line_as_read(text)
         self._check_line(text)
         number = self.line_number()
         try:

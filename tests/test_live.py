@@ -40,7 +40,7 @@ from referee.record import excerpt, iter_games
 from referee.registry import GAMES
 from referee.replay import check_text
 from referee.report.page import asset
-from referee.table import NOT_TABLE_TAGS
+from referee.table import NOT_TABLE_TAGS, Table, TableError
 from referee.testkit import NAMES
 
 DEEP = os.environ.get("REFEREE_LIVE") == "deep"
@@ -380,6 +380,27 @@ def test_an_illegal_or_malformed_line_is_422_exactly_as_check_reports_it(api: Ap
         assert api.record(sj["id"], sj["host_token"]).text == record, "a refused line is not kept"
 
 
+def test_a_line_opening_with_a_bom_is_judged_as_check_reads_it_in_a_file(api: Api, sj: dict[str, Any]) -> None:
+    """``check`` ignores a BOM opening a line (text pasted from a file saved with one); a table did not: it refused
+    the line as malformed at the BOM, or sent a comment to the referee as a statement. The line is kept as read."""
+    record = api.record(sj["id"], sj["host_token"]).text
+    (report,) = check_text(record + "\ufeffAnna: builder\n")
+    assert report.verdict is Verdict.UNFINISHED and report.error is None
+    assert error_of(api.post(sj["id"], sj["host_token"], "\ufeff# a comment"))["code"] == "not-a-line"
+    accepted = api.post(sj["id"], sj["seat_tokens"]["Anna"], "\ufeffAnna: builder", expect=4)
+    assert accepted.status_code == 201 and accepted.json()["number"] == 5
+    assert api.get(sj["id"], sj["host_token"]).json()["lines"][-1] == "Anna: builder"
+    assert api.record(sj["id"], sj["host_token"]).text == record + "Anna: builder\n"
+    table = Table("san-juan", ["Anna", "Boris"])
+    table.play("\ufeffround 1")
+    assert table.lines == ("round 1",)
+
+
+def test_a_player_name_that_is_no_text_is_a_table_error() -> None:
+    with pytest.raises(TableError, match="a player name is text"):
+        Table("san-juan", [5, 6])  # type: ignore[list-item]
+
+
 @pytest.mark.parametrize("text", ["", "   ", "# a comment", '[Event "x"]', "round 1\nround 2", "Anna: builder\r"])
 def test_what_is_not_one_body_statement_is_400(api: Api, sj: dict[str, Any], text: str) -> None:
     response = api.post(sj["id"], sj["host_token"], text)
@@ -469,7 +490,11 @@ def test_expect_given_as_null_is_expect_left_out(api: Api, sj: dict[str, Any]) -
 
 @pytest.mark.parametrize(
     ("players", "said"),
-    [([], "the list of players is empty"), (["Anna", "Boris", "Anna"], "lists 'Anna' twice")],
+    [
+        ([], "the list of players is empty"),
+        (["Anna", "Boris", "Anna"], "lists 'Anna' twice"),
+        (["Anna\nK", "Boris"], "no line break"),  # it broke the Players tag: 'a tag line must read [Name "value"]'
+    ],
 )
 def test_a_bad_player_list_is_400_saying_what_is_wrong(api: Api, players: list[str], said: str) -> None:
     response = api.create("san-juan", players)

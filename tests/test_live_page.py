@@ -355,6 +355,35 @@ def test_a_refused_line_shows_its_error_and_stays_to_be_fixed(tabs: Tabs, server
     assert "not-a-line" in tab.inner_text("#refusal") and tab.input_value("#line") == '[Event "x"]'
 
 
+def test_a_template_taken_by_keyboard_and_completed_by_typing_is_sent_by_enter(
+    tabs: Tabs, server: ServerProcess
+) -> None:
+    """↓ and Enter take a template; the rest typed, Enter sends the line (it re-took the template, still highlighted,
+    and wiped what was typed). A choice highlighted before typing on is not taken by Enter either."""
+    tab = tabs.open()
+    open_form(tab, server)
+    create(tab, "san-juan", ["Anna", "Boris"])
+    line = tab.locator("#line")
+    line.press_sequentially("gov")
+    tab.wait_for_selector("#suggestions:not([hidden])")
+    line.press("ArrowDown")
+    assert tab.get_attribute("#suggestions [aria-selected=true]", "data-text") == "governor: PLAYER"
+    line.press("Enter")
+    assert line.input_value() == "governor: "
+    line.press_sequentially("Anna")
+    line.press("Enter")
+    wait_lines(tab, 1)
+    assert tab.locator("#lines .src").all_inner_texts() == ["governor: Anna"]
+
+    line.press_sequentially("hand A")  # a highlighted choice, then typing on: Enter sends what is typed
+    tab.wait_for_selector("#suggestions:not([hidden])")
+    line.press("ArrowDown")
+    line.press_sequentially("nna: Aqueduct, Well, Tower, Crane")
+    line.press("Enter")
+    wait_lines(tab, 2)
+    assert tab.locator("#lines .src").all_inner_texts()[-1] == "hand Anna: Aqueduct, Well, Tower, Crane"
+
+
 def test_a_seat_link_follows_the_table_live_and_has_no_undo(tabs: Tabs, server: ServerProcess) -> None:
     host = tabs.open()
     open_form(host, server)

@@ -31,7 +31,7 @@ from referee.game import GameState
 from referee.record import excerpt, quote_player
 from referee.registry import GAMES, find_game
 from referee.resources import ReadPolicy
-from referee.table import Table, TableError
+from referee.table import Table, TableError, line_as_read
 
 from .access import Holder, holder_of, line_player, new_token, token_hash
 from .store import Conflict, Store, StoredTable, StoreError, TableRow
@@ -187,7 +187,9 @@ class TableService:
         return Created(row, host_token, seat_tokens)
 
     async def play(self, table_id: str, token: str | None, text: str, expect: int | None) -> dict[str, Any]:
-        """Judge one line and keep it: the reply of ``POST /tables/{id}/lines``."""
+        """Judge one line and keep it: the reply of ``POST /tables/{id}/lines``. The line is read, judged, stored and
+        sent to the streams as ``check`` reads it in a record file (``line_as_read``)."""
+        text = line_as_read(text)
         async with self._hold(table_id, token) as (live, holder):
             table = live.table
 

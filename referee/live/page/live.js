@@ -787,6 +787,7 @@
     const unknown = prefix === null ? text.indexOf('?') : -1;
     if (unknown >= 0) input.setSelectionRange(unknown, unknown + 1);
     else input.setSelectionRange(input.value.length, input.value.length);
+    session.highlighted = -1;  // taken: Enter now sends what the input holds (a template's line, once completed)
     openList(prefix !== null);
   }
 
@@ -844,7 +845,10 @@
   $('create-form').addEventListener('submit', createTable);
   $('line-form').addEventListener('submit', sendLine);
   const line = $('line');
-  line.addEventListener('input', () => openList(line.value.trim() !== ''));
+  line.addEventListener('input', () => {
+    if (session) session.highlighted = -1;  // typing asks anew: no choice from before it is taken by Enter
+    openList(line.value.trim() !== '');
+  });
   line.addEventListener('blur', () => openList(false));
   const toggle = $('legal-toggle');
   toggle.addEventListener('mousedown', (event) => event.preventDefault());  // the input keeps the focus
