@@ -295,6 +295,12 @@ def test_a_bad_table_request_is_400_saying_why(api: Api, body: bytes, code: str 
         assert error["code"] == code, error
 
 
+def test_a_json_body_opening_with_a_bom_is_read(api: Api) -> None:
+    body = "\ufeff" + json.dumps({"game": "san-juan", "players": ["Anna", "Boris"]})
+    response = conforms(api.http.post("/tables", content=body.encode()), "POST", "/tables")
+    assert response.status_code == 201, response.text
+
+
 def test_a_variant_board_or_deck_is_a_registered_name_never_a_path(api: Api, tmp_path: Path) -> None:
     """A table's tags name files as a record read from standard input does: by registered name only. A path — to a
     file that exists or not — gets one answer, so a request cannot probe for files."""

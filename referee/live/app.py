@@ -96,7 +96,7 @@ async def json_body(request: Request, fields: Mapping[str, tuple[type, bool]]) -
         if len(body) > MAX_BODY:
             raise bad_request("body-too-large", f"the request body is larger than {MAX_BODY // 1024} KB")
     try:
-        data = json.loads(body.decode("utf-8"))
+        data = json.loads(body.decode("utf-8-sig"))  # a BOM in front is ignored, as RFC 8259 allows
     except UnicodeDecodeError:
         raise bad_request("not-json", "the request body is not UTF-8 text") from None
     except (ValueError, RecursionError):
