@@ -202,6 +202,15 @@ def test_setup_needs_governor_and_every_hand() -> None:
     rejects("governor: Anna\nhand Anna: ?, ?, ?, ?, ? #!\n", "sj-hand-size")
 
 
+def test_the_summary_says_setup_until_every_setup_line_is_written_then_who_chooses() -> None:
+    state = SJState(["Anna", "Boris"], FIRST_EDITION)
+    run(state, OPEN[2])  # governor and both hands: round 1 may still open with tucks and discards, then a role
+    assert state.summary().splitlines()[0] == "round 1, governor Anna, roles chosen: -; Anna chooses a role"
+    partial = SJState(["Anna", "Boris"], FIRST_EDITION)
+    run(partial, "governor: Anna\nhand Anna: ?, ?, ?, ?\n")
+    assert partial.summary().splitlines()[0] == "setup"
+
+
 def test_a_repeated_setup_governor_line_is_a_checkpoint() -> None:
     """Spec section 3: a repeated setup line is a checkpoint naming the current governor (round 1 included)."""
     assert judge("governor: Anna\ngovernor: Anna\n" + OPEN[2][len("governor: Anna\n") :]).error is None

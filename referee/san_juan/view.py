@@ -240,8 +240,8 @@ class View(TurnFlow):
 
     def _summary_head(self) -> str:
         """Where the game stands: the round, the governor, the roles chosen, the phase and who is to act."""
-        if self.stage == SETUP:
-            return "setup"
+        if self.stage == SETUP and (self.governor is None or not all(p.dealt for p in self.p)):
+            return "setup"  # once the governor and every hand are written, round 1 stands ready (below)
         if self.stage == OVER:
             return "game over"
         gov = self.players[self.governor or 0]
