@@ -115,6 +115,7 @@ class GameState(ABC):
     seats: dict[str, int]
     handlers: ClassVar[dict[type, str]] = {}
     check_claims: bool = True  # False: a broken claim is noted in ``claims_broken`` and the game goes on
+    probing: bool = False  # True while a legal list tries a statement's checks: a refusal then lists no alternatives
 
     @property
     def claims_broken(self) -> list[RefereeError]:
@@ -165,7 +166,10 @@ class GameState(ABC):
         return seat
 
     def fail(self, kind: ErrorKind, message: str, column: int) -> IllegalStatement:
-        """An illegal statement with the state summary and the legal alternatives attached."""
+        """An illegal statement with the state summary and the legal alternatives attached (none while probing: the
+        legal list itself is being worked out)."""
+        if self.probing:
+            return illegal(kind, message, column, [])
         error = illegal(kind, message, column, self.legal_statements()[:40])
         error.state = self.summary()
         return error

@@ -10,6 +10,7 @@ Two ways to set up a position:
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -274,6 +275,23 @@ def test_a_role_once_per_round_and_the_phase_runs_in_action_order() -> None:
     fails(state, "Boris: produce Indigo Plant", "sj-role-expected")
     run(state, "Boris: producer\n")
     fails(state, "Boris: build Smithy", "sj-wrong-action")
+
+
+def test_an_unknown_hand_offers_every_building_its_copies_allow_and_each_offered_build_is_accepted() -> None:
+    """A hand the record never named (a scorekeeper's usual view) may hold any building with a copy to spare: the
+    legal list (explain, the live table's completion) offers each build it can pay for, and only those."""
+    state = fresh(2)
+    give(state, "Boris", "Smithy", "Smithy", "Smithy")  # every Smithy is in Boris's city: none can be in a hand
+    run(state, "Anna: builder")
+    builds = [text for text in state.legal_statements() if text.startswith("Anna: build ")]
+    assert "Anna: build Well paying ?" in builds and "Anna: build Coffee Roaster paying ?, ?, ?" in builds
+    assert not any(text.startswith("Anna: build Smithy") for text in builds)  # no copy left
+    built = {text.removeprefix("Anna: build ").split(" paying")[0] for text in builds}
+    assert built == {name for name, card in CARDS.items() if card.cost - 1 <= 3} - {"Smithy"}  # 3 cards to pay with
+    assert "Palace" not in built and len(built) == len(builds)
+    for text in builds:
+        copy.deepcopy(state).apply(PARSER.parse(text))  # accepted
+    fails(state, "Anna: build Smithy", "sj-not-in-hand")
 
 
 def test_a_round_checkpoint_in_the_middle_of_a_phase_names_the_missing_turn() -> None:

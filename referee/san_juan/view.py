@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from referee.errors import RefereeError
 from referee.record import NameRef, quote_player
 from referee.san_juan.base import ACT, CHOOSING, MINE, OVER, PROSPECT, SETUP, TILE
 from referee.san_juan.cards import BUILDING_OF_GOOD, GOODS
@@ -145,15 +146,31 @@ class View(TurnFlow):
         optional = may and self.library_optional(seat)
         builds: list[Action] = []
         pooled = player.pool.names() if player.pool is not None and player.hand_forgotten else set()
-        for name in sorted(set(player.hand_known) | pooled):
+        unseen = player.hand_unknown > 0  # cards the record never named: any building whose copies allow it
+        for name in sorted(self.cards if unseen else set(player.hand_known) | pooled):
             card = self.cards[name]
             if card.violet and player.owned[name]:
                 continue
             costs = (False, True) if optional else (may,)
             for cost in dict.fromkeys(self.build_cost(seat, card, None, library) for library in costs):
-                if cost <= player.hand_size - 1:
-                    builds.append(Build(NameRef(name, 0), paying=self._blanks(cost)))
+                if cost > player.hand_size - 1:
+                    continue
+                build = Build(NameRef(name, 0), paying=self._blanks(cost))
+                if unseen and not player.hand_known[name] and not self._may_leave(seat, (build.card, *build.paying)):
+                    continue
+                builds.append(build)
         return builds
+
+    def _may_leave(self, seat: int, refs: tuple[NameRef, ...]) -> bool:
+        """Whether these cards can leave the hand now (the check a build makes; nothing changes)."""
+        self.probing = True
+        try:
+            self._plan_removal(seat, refs, "the building and its payment")
+        except RefereeError:
+            return False
+        finally:
+            self.probing = False
+        return True
 
     # --------------------------------------------------------------------------------------------- identity
     def fingerprint(self) -> tuple:
