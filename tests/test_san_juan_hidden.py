@@ -16,6 +16,7 @@ is in one (``SJState.inexact``). So, on every record:
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import os
 import random
@@ -42,6 +43,7 @@ from referee.san_juan.notation import (
     Tuck,
 )
 from referee.san_juan.options import FIRST_EDITION, SJOptions
+from referee.san_juan.parser import make_parser
 from referee.san_juan.play import Generator
 from referee.san_juan.state import SJState
 
@@ -264,6 +266,23 @@ def test_full_games_that_know_fewer_cards_stay_valid(players: int) -> None:
         for statement in generator.written:
             state.apply(_cards(statement, unnamed))
         assert state.stage == "over"
+
+
+def test_every_build_the_legal_list_offers_a_hand_of_unknown_cards_is_accepted() -> None:
+    """The builds offered to a hand holding unknown cards or candidates (explain, the live table's completion) are
+    each accepted: a kind is offered only where the build's own check passes."""
+    parser = make_parser()
+    offered = 0
+    for seed in range(8):
+        state = SJState(PLAYERS, OPTIONS)
+        for statement in rewritten(seed, LONGEST * 2, share=0.6, slip=0.0):
+            if state.role == "builder" and state.stage == "acting":
+                for text in state.legal_statements():
+                    if ": build " in text:
+                        copy.deepcopy(state).apply(parser.parse(text))  # raises if the offer was illegal
+                        offered += 1
+            state.apply(statement)
+    assert offered > 50
 
 
 def _blanker(rng: random.Random, share: float):

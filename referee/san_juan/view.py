@@ -156,7 +156,7 @@ class View(TurnFlow):
                 if cost > player.hand_size - 1:
                     continue
                 build = Build(NameRef(name, 0), paying=self._blanks(cost))
-                if unseen and not player.hand_known[name] and not self._may_leave(seat, (build.card, *build.paying)):
+                if not player.hand_known[name] and not self._may_leave(seat, (build.card, *build.paying)):
                     continue
                 builds.append(build)
         return builds
