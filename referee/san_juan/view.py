@@ -149,7 +149,7 @@ class View(TurnFlow):
         unseen = player.hand_unknown > 0  # cards the record never named: any building whose copies allow it
         for name in sorted(self.cards if unseen else set(player.hand_known) | pooled):
             card = self.cards[name]
-            if card.violet and player.owned[name]:
+            if card.copies == 0 or (card.violet and player.owned[name]):  # no copy in this game (a house rule)
                 continue
             costs = (False, True) if optional else (may,)
             for cost in dict.fromkeys(self.build_cost(seat, card, None, library) for library in costs):
