@@ -196,7 +196,9 @@ class GameState(ABC):
         """``final:`` follows the end (and may be repeated); every listed player's VP must match."""
         self.claimed_seats(entry.player for entry in claim.entries)
         if not self.is_terminal():
-            raise self.fail(RecordCode.FINAL_MISPLACED, "'final:' stands after the game has ended", claim.column)
+            raise self.fail(
+                RecordCode.FINAL_MISPLACED, "the game has not ended yet; 'final:' stands after its end", claim.column
+            )
         scores = self.outcome().scores
         if scores is None:
             raise self.fail(
@@ -220,7 +222,7 @@ class GameState(ABC):
         if not self.is_terminal():
             raise self.fail(
                 RecordCode.WIN_MISPLACED,
-                "'win:' stands after the game has ended (after the winning turn)",
+                "the game has not ended yet; 'win:' stands after the winning turn",
                 claim.column,
             )
         winners = self.outcome().winners

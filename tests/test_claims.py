@@ -56,8 +56,9 @@ def test_win_claims_name_exactly_the_winners(game: Path) -> None:
 def test_a_claim_before_the_end_is_misplaced(game: Path) -> None:
     lines = without_claims(game)
     cut = lines[: len(lines) // 2]
-    assert judge([*cut, "win: Anna"]).error.code == "win-misplaced"
-    assert judge([*cut, "final: Anna 1"]).error.code == "final-misplaced"
+    win, final = judge([*cut, "win: Anna"]).error, judge([*cut, "final: Anna 1"]).error
+    assert (win.code, final.code) == ("win-misplaced", "final-misplaced")
+    assert win.message.startswith("the game has not ended yet") and final.message.startswith("the game has not ended")
 
 
 @pytest.mark.parametrize("claim", ["final: {a} {x}, {a} {x}", "final: {a} {x}, {b} 0, {a} 999", "win: {a}, {a}"])
