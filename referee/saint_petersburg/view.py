@@ -111,7 +111,7 @@ class View(Actions, ScoringRules):
         if self.pub_open:
             for seat, player in enumerate(self.p):
                 if player.owns("Pub") and seat not in self.pubs_used:
-                    options.append(f"{quote_player(player.name)}: pub 0..{self.pub_cap(seat)}")
+                    options.append(f"{quote_player(player.name)}: pub 0..{self.pub_affordable(seat)}")
         return options
 
     # ------------------------------------------------------------------------------------------ fingerprint
