@@ -758,6 +758,17 @@ class TestObservatory:
         run(s, "Anna: observe aristocrats: Author, discard")
         assert s.deck_size["aristocrats"] == 1 and not s.end_triggered
 
+    def test_no_observe_hint_when_every_deck_is_down_to_its_last_card(self):
+        """Rules 5: an Observatory never draws a deck's last card, so with every deck at one card the alternatives an
+        error or ``referee explain`` lists offer no 'observe' line (audit sp3); one deck of two brings it back."""
+        s = self.setup_state()
+        for deck in ("workers", "buildings", "aristocrats", "upgrades"):
+            name = next(name for name, copies in s.decks[deck].items() if copies)
+            set_deck(s, deck, {name: 1})
+        assert not any("observe" in text for text in s.legal_statements())
+        set_deck(s, "aristocrats", {"Author": 1, "Judge": 1})
+        assert "Anna: observe DECK: CARD, buy|take|discard" in s.legal_statements()
+
     def test_observed_card_must_be_in_that_deck(self):
         s = self.setup_state()
         rejects(s, "Anna: observe workers: Market, discard", "sp-observed-card-unavailable")

@@ -260,6 +260,16 @@ class TestPub:
         run(s, "Anna: pub 2")
         assert s.p[0].rubles == 1
 
+    @pytest.mark.parametrize("pubs,rubles,most", [(2, 16, 8), (2, 25, 10), (1, 25, 5), (1, 1, 0)])
+    def test_legal_list_offers_what_the_player_can_pay(self, pubs, rubles, most):
+        """The alternatives an error or ``referee explain`` lists are legal: a player with two Pubs and 16 rubles
+        buys at most 8 VP ("A player may not spend more rubles than they have"), so 'pub 0..10' would offer an
+        illegal 'pub 9' (audit sp3)."""
+        s = self.after_building(pubs=pubs, rubles=rubles)
+        assert f"Anna: pub 0..{most}" in s.legal_statements()
+        run(s, f"Anna: pub {most}")
+        assert s.p[0].rubles == rubles - 2 * most
+
     @pytest.mark.parametrize("phase,holder", [("worker", 0), ("aristocrat", 0)])
     def test_only_after_building_scoring(self, phase, holder):
         s = new_state()

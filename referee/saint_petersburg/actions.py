@@ -67,6 +67,10 @@ class Actions(Position):
             return max(owned - player.observatories_used, 0)
         return 1 if owned > 0 and player.observatories_used == 0 else 0
 
+    def observable(self, deck: str) -> bool:
+        """Whether an Observatory may draw from ``deck``: never a deck's last card."""
+        return self.deck_size[deck] >= 2
+
     # ------------------------------------------------------------------------------------------------- turns
     def carry_out(self, seat: int, action: Action) -> None:
         """Judge and do one turn of the player to act (whose turn it is was checked by the turn flow)."""
@@ -180,7 +184,7 @@ class Actions(Position):
             )
             raise self.fail(SPCode.OBSERVATORY_UNAVAILABLE, f"{self.p[seat].name} {why}", action.column)
         deck = action.deck
-        if self.deck_size[deck] < 2:
+        if not self.observable(deck):
             raise self.fail(
                 SPCode.OBSERVATORY_LAST_CARD,
                 f"the {deck} deck holds {self.deck_size[deck]} card(s); "

@@ -66,7 +66,7 @@ def choose_action(state: SPState, rng: random.Random) -> Action:
 
 
 def random_observation(state: SPState, rng: random.Random) -> Observe | None:
-    decks = [d for d in DECKS if state.deck_size[d] >= 2]
+    decks = [d for d in DECKS if state.observable(d)]
     if not decks:
         return None
     deck = rng.choice(decks)

@@ -65,7 +65,7 @@ class View(Actions, ScoringRules):
         take = self.has_room(seat)
         actions: list[Action] = []
         for deck in DECKS:
-            if self.deck_size[deck] < 2:
+            if not self.observable(deck):
                 continue
             for name, copies in self.decks[deck].items():
                 if not copies:
@@ -98,7 +98,7 @@ class View(Actions, ScoringRules):
         actions = self.legal_actions(observe_cards=False)
         name = self.players[self.to_act]
         texts = [actor_text(name, action) for action in actions]
-        if self.phase == "building" and self.free_observatories(self.to_act):
+        if self.phase == "building" and self.free_observatories(self.to_act) and any(map(self.observable, DECKS)):
             texts.insert(-1, f"{quote_player(name)}: observe DECK: CARD, buy|take|discard")
         return texts
 
@@ -111,7 +111,7 @@ class View(Actions, ScoringRules):
         if self.pub_open:
             for seat, player in enumerate(self.p):
                 if player.owns("Pub") and seat not in self.pubs_used:
-                    options.append(f"{quote_player(player.name)}: pub 0..{self.pub_cap(seat)}")
+                    options.append(f"{quote_player(player.name)}: pub 0..{self.pub_affordable(seat)}")
         return options
 
     # ------------------------------------------------------------------------------------------ fingerprint
