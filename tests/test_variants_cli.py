@@ -66,6 +66,22 @@ def test_check_finds_a_game_without_end(tmp_path: Path) -> None:
     assert section(result.output, "a player always has a legal statement")[0].startswith("  holds")
 
 
+def test_check_follows_the_first_edition_refill_exception(tmp_path: Path) -> None:
+    """[D2] flipped (1st edition: no refill after a phase in which no card left the display) is a rule, not a broken
+    invariant: the display check of the game's own invariants follows it (it reported a building phase of round 1
+    with the 4 untaken workers and no building). Players who always pass then leave the display empty for good, so
+    the game need not end — that one is reported, and rightly."""
+    (tmp_path / "skip.toml").write_text(
+        'name = "sp-skip-refill"\ngame = "saint-petersburg"\nruleset = "1st edition"\n'
+        "[options]\nrefill_skip_when_untouched = true\n"
+    )
+    result = run("variant", "check", "skip.toml", "-n", "4", "--no-proofs", "--cap", "1500", cwd=tmp_path)
+    assert section(result.output, "the game's own invariants (SPChecker)")[0].startswith("  holds"), result.output
+    ends = section(result.output, "every game ends within its bound")
+    assert ends[0].startswith("  broken") and "no bound claimed" in ends[1], result.output
+    assert result.output.splitlines()[-1] == "1 invariant(s) broken"
+
+
 def test_check_finds_a_payment_below_one_ruble(tmp_path: Path) -> None:
     result = run("variant", "check", "sp-no-minimum", "-n", "2", cwd=tmp_path)
     assert result.exit_code == 1

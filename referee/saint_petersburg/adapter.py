@@ -232,6 +232,10 @@ class SPChecker(Checker[SPState]):
         self.trigger_round: int | None = None
         self.bank_total: int | None = None
         self.hands = [(0, config.options.hand_limit)] * len(players)
+        # [D2]: whether a card left the display (a buy or a take from it) in the phase under way, and the display
+        # size a phase whose refill the option skips starts with (None: the phase refills)
+        self.display_touched = True
+        self.carried: int | None = None
 
     def on(self, name: str) -> bool:
         return name in self.only
@@ -242,6 +246,10 @@ class SPChecker(Checker[SPState]):
         self.pending = None
         if self.bank_total is None and state.bank is not None:
             self.bank_total = state.bank + sum(p.rubles for p in state.p)
+        if isinstance(statement, PhaseHeader):
+            skipped = self.options.refill_skip_when_untouched and not self.display_touched
+            self.carried = len(state.upper) + len(state.lower) if skipped else None
+            self.display_touched = False
         if not isinstance(statement, Actor):
             return
         seat = state.seats[statement.player.name]
@@ -308,6 +316,8 @@ class SPChecker(Checker[SPState]):
         self.hands = [(len(p.hand), state.hand_limit(seat)) for seat, p in enumerate(state.p)]
         if self.on("start_tokens") and state.stage != SETUP:
             self.check_tokens(state)
+        if isinstance(statement, Actor) and isinstance(statement.action, (Buy, Take)):
+            self.display_touched = True
         if self.on("display_refill") and state.stage == ACTING and isinstance(statement, (Deal, PhaseHeader)):
             self.check_display(state)
         if self.on("end_trigger"):
@@ -365,6 +375,8 @@ class SPChecker(Checker[SPState]):
         shown = len(state.upper) + len(state.lower)
         if state.round == 1 and state.phase_index == 0:
             wanted = self.options.first_deal_per_player * len(state.players)
+        elif self.carried is not None:  # [D2]: no card left the display in the previous phase, none is dealt
+            wanted = self.carried
         else:
             wanted = self.options.display_size
         self.fail(
