@@ -272,7 +272,7 @@ _GOOD_PLAYERS: dict[tuple[GameType, str, str | None], tuple[str, ...]] = {}
 def _checked_players(record: GameRecord, game: GameType, result: Tag | None) -> list[str]:
     players = [name.strip() for name in (record.tag("Players") or "").split(",")]
     odd = next((name for name in players if len(name) > MAX_NAME or not name.isprintable()), None)
-    problem, kind = None, RecordCode.BAD_PLAYERS
+    problem = None
     if odd is not None:
         problem = f"a player name has at most {MAX_NAME} printable characters, not {excerpt(odd)}"
     elif any(not name for name in players):
@@ -280,23 +280,36 @@ def _checked_players(record: GameRecord, game: GameType, result: Tag | None) -> 
     elif len(set(players)) != len(players):
         again = next(name for index, name in enumerate(players) if name in players[:index])
         problem = f"the Players tag lists {excerpt(again)} twice: every player once, comma-separated, in seat order"
-    elif not game.min_players <= len(players) <= game.max_players:
-        kind = RecordCode.PLAYER_COUNT  # names that read well, a count the rules forbid: illegal (record format §1)
-        problem = f"{game.title} is played by {game.min_players} to {game.max_players} players, not {len(players)}"
-    if problem is not None:
-        raise _tag_error(record, "Players", kind, problem)
-    claimed = _claimed_winners(result.value) if result else []
+    if problem is not None:  # names that cannot be read: nothing else is read against them
+        raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS, problem)
+    problems = [] if result is None else _result_names_problem(record, result, players)
+    if not game.min_players <= len(players) <= game.max_players:
+        # names that read well, a count the rules forbid: illegal (record format §1); a Result tag above it that
+        # cannot be read against those names comes first
+        count = f"{game.title} is played by {game.min_players} to {game.max_players} players, not {len(players)}"
+        problems.append(_tag_error(record, "Players", RecordCode.PLAYER_COUNT, count))
+    if problems:
+        raise _earliest(problems)
+    return players
+
+
+def _result_names_problem(record: GameRecord, result: Tag, players: list[str]) -> list[RefereeError]:
+    """What makes a Result tag unreadable against the players (at most one problem): a name that is no player's,
+    or a player named twice (a claim names each player at most once, record-format.md §1, the Result tag too)."""
+    claimed = _claimed_winners(result.value)
     unknown = [name for name in claimed if name not in players]
     if unknown:
         message = (
             f"the Result tag names {excerpt(unknown[0])}, who is not a player of this game "
             f"(Players: {', '.join(players)})"
         )
-        raise _tag_error(record, "Result", RecordCode.UNKNOWN_PLAYER, message)
+        return [_tag_error(record, "Result", RecordCode.UNKNOWN_PLAYER, message)]
     twice = next((name for index, name in enumerate(claimed) if name in claimed[:index]), None)
-    if twice is not None:  # a claim names each player at most once (record-format.md §1), the Result tag too
-        raise _tag_error(record, "Result", RecordCode.CLAIM_NAMES_TWICE, f"the Result tag names {excerpt(twice)} twice")
-    return players
+    if twice is not None:
+        return [
+            _tag_error(record, "Result", RecordCode.CLAIM_NAMES_TWICE, f"the Result tag names {excerpt(twice)} twice")
+        ]
+    return []
 
 
 def _options_of(

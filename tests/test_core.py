@@ -270,6 +270,21 @@ def test_result_tag_naming_a_non_player_is_malformed_at_the_tag() -> None:
     assert (report.verdict, report.error.code, report.error.line) == (Verdict.MALFORMED, "unknown-player", 3)
 
 
+@pytest.mark.parametrize(
+    "result, code",
+    [("Zed", "unknown-player"), ("Anna, Anna", "claim-names-player-twice")],
+)
+def test_a_result_tag_that_cannot_be_read_comes_before_a_player_count_below_it(result: str, code: str) -> None:
+    """Record format section 1, file order across the tags: a Result tag (line 2) naming a non-player or a player
+    twice is malformed there, before the illegal count of a Players tag below it (line 3) — its names read well, so
+    the Result tag is read against them. It reported the count at line 3."""
+    for players in ("Anna", "Anna, Boris, Clara, Dmitri, Elena"):
+        report = one(f'[Game "Saint Petersburg"]\n[Result "{result}"]\n[Players "{players}"]\n' + OPENING)
+        assert (report.verdict, report.error.code, report.error.line) == (Verdict.MALFORMED, code, 2), report.error
+    below = one(f'[Game "Saint Petersburg"]\n[Players "Anna"]\n[Result "{result}"]\n' + OPENING)
+    assert (below.verdict, below.error.code, below.error.line) == (Verdict.ILLEGAL, "player-count", 2)
+
+
 def test_a_player_named_like_a_statement_keyword_needs_no_quotes() -> None:
     text = '[Game "Saint Petersburg"]\n[Players "Deal, Final"]\n' + OPENING.replace("Anna", "Deal").replace(
         "Boris", "Final"
