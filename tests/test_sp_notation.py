@@ -246,6 +246,9 @@ def test_blank_lines_comments_and_indentation_in_a_record():
         ("score: Anna 6", "syntax", 13),
         ("Anna: observe workers: Lumberjack, take for 3", "syntax", 41),
         ("Anna: buy Markt", "unknown-card", 11),
+        # two numbers too large: the first in reading order, the pub count (it reported the price)
+        ("Anna: pub 1234567890 for 2469135780", "number-too-large", 11),
+        ("Anna: pub 1 for 1234567890", "number-too-large", 17),
     ],
 )
 def test_syntax_errors_code_and_column(line, code, column):

@@ -330,6 +330,12 @@ class StatementBuilder(CommonStatements):
     def observed_discard(self, children: list[Token]) -> Choice:
         return Choice("discard", _at(children[0]))
 
+    def pub_count(self, children: list[Token]) -> Token:
+        """The VP count of a pub line, read before its price so that a number too large is reported at the first
+        one in reading order; the token goes on to ``pub``."""
+        number(children[0])
+        return children[0]
+
     def pub(self, children: list) -> Pub:
         parts = Parts.of(children)
         count = children[1]
