@@ -53,7 +53,7 @@ def _load() -> dict[str, Card]:
 
 SECOND_EDITION: dict[str, Card] = _load()
 
-# 1st edition (2004): different costs, and the Mariinsky pays rubles (see options.mariinsky_reward).
+# 1st edition (2004): different costs, and the Mariinsky pays rubles (see the option mariinsky_rubles).
 FIRST_EDITION_COSTS = {"Observatory": 6, "Judge": 16, "Mistress of Ceremonies": 18, "Mariinsky Theater": 10}
 FIRST_EDITION_SPECIALS = {"Mariinsky Theater": "+1 ruble per red card of its owner at building scoring"}
 FIRST_EDITION: dict[str, Card] = {
