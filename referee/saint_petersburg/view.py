@@ -111,7 +111,8 @@ class View(Actions, ScoringRules):
         if self.pub_open:
             for seat, player in enumerate(self.p):
                 if player.owns("Pub") and seat not in self.pubs_used:
-                    options.append(f"{quote_player(player.name)}: pub 0..{self.pub_affordable(seat)}")
+                    most = self.pub_affordable(seat)
+                    options.append(f"{quote_player(player.name)}: pub {f'0..{most}' if most else 0}")
         return options
 
     # ------------------------------------------------------------------------------------------ fingerprint
