@@ -438,7 +438,7 @@ class Pieces:
     flat_items: dict[str, tuple[str, str, bool]] = field(default_factory=dict)
 
 
-PLAIN_PLAYER = re.compile(r"\w[\w.\-]*")  # as PLAYER_NAME in grammar/referee.lark
+PLAIN_PLAYER = re.compile(r"[\w.\-]+")  # as PLAYER_NAME in grammar/referee.lark
 
 
 def excerpt(text: str, limit: int = 40) -> str:

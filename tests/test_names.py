@@ -80,3 +80,18 @@ def test_a_player_named_score_still_claims_scores() -> None:
     body = SP_OPENING.replace("score: {a} +6R, {b} +6R", "score: {a} +7R, {b} +6R")
     report = judged("Saint Petersburg", ("Score", "Deal"), body)
     assert (report.error.code, report.error.line) == ("sp-score-mismatch", 12)
+
+
+@pytest.mark.parametrize("players", [("-y", ".Anna"), ("Anna-", "B."), ("--", "_"), ("-5", "x-1.2")])
+def test_a_name_of_letters_digits_and_allowed_punctuation_is_written_bare_wherever_they_stand(
+    players: tuple[str, str],
+) -> None:
+    """Record format section 1: only a name with a space or punctuation other than '_ - .' is quoted — those three
+    may open a name too ('-y' needed quotes: a bare name had to open with a letter or digit); the tool writes such a
+    name bare as well."""
+    from referee.record import quote_player
+
+    report = judged("Saint Petersburg", players, SP_OPENING)
+    assert report.error is None, report.error
+    assert report.verdict is Verdict.UNFINISHED and report.statements == 15
+    assert [quote_player(name) for name in players] == list(players)
