@@ -84,8 +84,8 @@ class Table:
         self.policy = policy
         self.referee = referee if referee is not None else Referee(policy)
         self._lines: list[str] = []
+        self._start()  # (first: the players are judged as check judges the tag, a name that is no text among them)
         self._size = len(self._header().encode("utf-8"))
-        self._start()
 
     # -- what a table is -------------------------------------------------------------------------------------
     @property
@@ -174,7 +174,12 @@ class Table:
             raise TableError("a blank or comment line is no statement; send statements only")
         if stripped.startswith("["):
             raise TableError("tag lines are given when the table is set up, not sent as lines")
-        size = len(text.encode("utf-8"))
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError as error:  # a lone surrogate: JSON's \ud800 escape, which no UTF-8 file holds
+            raise TableError(
+                f"a line is text: {error.object[error.start]!r} at column {error.start + 1} is no character"
+            ) from None
         if size > MAX_LINE_BYTES:
             raise malformed(RecordCode.LINE_TOO_LONG, f"the line is longer than {MAX_LINE_BYTES:,} bytes").at(
                 self.line_number()

@@ -279,6 +279,7 @@ def test_a_table_is_created_with_a_host_token_and_a_token_per_seat(api: Api) -> 
         (json.dumps({"game": "san-juan", "players": ["Anna", "Anna"]}).encode(), "bad-players"),
         (json.dumps({"game": "san-juan", "players": ["Anna", "Boris, Clara"]}).encode(), "bad-table"),
         (json.dumps({"game": "san-juan", "players": ["Anna", "B" * 65]}).encode(), "bad-players"),
+        (b'{"game": "san-juan", "players": ["Anna\\ud800", "Boris"]}', "bad-players"),  # a lone surrogate: 500
         (
             json.dumps({"game": "san-juan", "players": ["Anna", "Boris"], "tags": {"Result": "Anna"}}).encode(),
             "bad-table",
@@ -411,6 +412,20 @@ def test_a_player_name_that_is_no_text_is_a_table_error() -> None:
 def test_what_is_not_one_body_statement_is_400(api: Api, sj: dict[str, Any], text: str) -> None:
     response = api.post(sj["id"], sj["host_token"], text)
     assert response.status_code == 400 and error_of(response)["code"] == "not-a-line"
+
+
+def test_a_line_holding_a_lone_surrogate_is_400_not_a_server_error(api: Api, sj: dict[str, Any]) -> None:
+    """JSON may escape half a character (a lone surrogate), which no record file holds: it was a 500 (UTF-8 cannot
+    encode it), from the host's token and from the seat's."""
+    url = f"/tables/{sj['id']}/lines"
+    for token, text in ((sj["host_token"], "round 1 "), (sj["seat_tokens"]["Anna"], "Anna: builder # ")):
+        body = json.dumps({"text": text + "\ud800"}).encode()  # json.dumps escapes it: \\ud800
+        response = conforms(api.http.post(url, content=body, headers=bearer(token)), "POST", "/tables/{table_id}/lines")
+        assert response.status_code == 400, response.text
+        assert error_of(response)["code"] == "not-a-line" and "is no character" in error_of(response)["message"]
+    assert api.post(sj["id"], sj["seat_tokens"]["Anna"], "Anna: builder", expect=4).status_code == 201
+    with pytest.raises(TableError, match="column 9 is no character"):
+        Table("san-juan", ["Anna", "Boris"]).play("round 1 \ud800")
 
 
 def test_a_line_body_must_be_right(api: Api, sj: dict[str, Any]) -> None:

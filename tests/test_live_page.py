@@ -518,6 +518,45 @@ def test_a_dropped_stream_is_reconnected_and_the_table_read_again(browser: Any, 
     assert not tabs.elsewhere and not tabs.problems, (tabs.elsewhere, tabs.problems)
 
 
+SHOW = """(hidden) => {  // what a browser does when another tab comes in front, or this one again
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+    const state = hidden ? 'hidden' : 'visible';
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+def test_hidden_tabs_let_their_stream_go_so_that_a_seventh_tab_still_works(tabs: Tabs, server: ServerProcess) -> None:
+    """A browser keeps six HTTP/1.1 connections to a server and each tab's event stream holds one: with six tabs
+    following, a seventh tab of the server never loaded and no tab could send a line. A hidden tab lets its stream go
+    and, shown again, follows and reads the table (a line sent meanwhile appears)."""
+    created = httpx.post(f"{server.url}/tables", json={"game": "san-juan", "players": ["Anna", "Boris"]}).json()
+    link = f"{server.url}/#table={created['id']}&token={created['host_token']}"
+    opened = []
+    for _ in range(7):
+        tab = tabs.open()
+        tab.goto(link, timeout=10000)
+        tab.wait_for_selector("body[data-ready=table]", timeout=10000)
+        tab.wait_for_selector("#connection[data-state=live]", timeout=10000)
+        tab.evaluate(SHOW, True)  # the next tab comes in front
+        tab.wait_for_selector("#connection[data-state=paused]", timeout=5000)
+        opened.append(tab)
+    reply = httpx.post(
+        f"{server.url}/tables/{created['id']}/lines",
+        json={"text": "round 1", "expect": 0},
+        headers={"Authorization": f"Bearer {created['host_token']}"},
+    )
+    assert reply.status_code == 201, reply.text
+    first = opened[0]
+    assert first.locator("#lines li").count() == 0  # hidden: not following
+    first.evaluate(SHOW, False)
+    first.wait_for_selector("#connection[data-state=live]")
+    wait_lines(first, 1)
+    first.fill("#line", "governor: Anna")
+    first.press("#line", "Enter")
+    wait_lines(first, 2)
+
+
 def test_at_phone_width_nothing_scrolls_sideways(tabs: Tabs, server: ServerProcess) -> None:
     tab = tabs.open(PHONE)
     open_form(tab, server)

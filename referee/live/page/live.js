@@ -258,19 +258,19 @@
   }
 
   // ---------------------------------------------------------------------------------------------------- the table
-  let session = null;  // the table open in the page: {id, token, table, stream: AbortController, ...}
+  let session = null;  // the table open in the page: {id, token, table, connection: its stream's AbortController, ...}
 
   function closeTable() {
     if (session) {
       session.closed = true;
-      session.stream.abort();
+      if (session.connection) session.connection.abort();
       session = null;
     }
   }
 
   async function openTable(id, token) {
     closeTable();
-    session = { id: id, token: token, table: null, stream: new AbortController(), closed: false,
+    session = { id: id, token: token, table: null, connection: null, closed: false,
       refreshing: null, again: false, sending: false, listOpen: false, highlighted: -1, shown: [] };
     $('create-view').hidden = true;
     $('table-view').hidden = false;
@@ -450,15 +450,26 @@
   }
 
   /* The table's event stream, read with fetch (EventSource cannot send the token), reconnected after a drop; the
-     table is read again after each event and each reconnection. */
+     table is read again after each event and each reconnection. A hidden tab (another tab in front, a phone asleep)
+     lets its stream go and follows again when shown: a browser keeps at most six connections to a server (HTTP/1.1)
+     and each stream holds one, so six open tabs of the server would leave a seventh, and every request, waiting. */
   async function follow(mine) {
     let delay = 500;
     let first = true;
     while (!mine.closed) {
+      if (document.hidden) {
+        setConnection('paused', 'paused while the tab is hidden');
+        await whenShown();
+        if (mine.closed) return;
+        first = false;  // shown again: read the table once following
+        delay = 500;
+      }
+      const connection = new AbortController();
+      mine.connection = connection;
       let response = null;
       try {
         response = await fetch(apiUrl('tables/' + encodeURIComponent(mine.id) + '/events'), {
-          headers: { Authorization: 'Bearer ' + mine.token }, signal: mine.stream.signal, cache: 'no-store'
+          headers: { Authorization: 'Bearer ' + mine.token }, signal: connection.signal, cache: 'no-store'
         });
       } catch (error) {
         response = null;
@@ -479,11 +490,28 @@
         } catch (error) { /* the connection dropped: reconnect */ }
         if (mine.closed) return;
       }
+      if (document.hidden) continue;  // let go on purpose: paused until shown
       setConnection('waiting', 'reconnecting…');
       await new Promise((resolve) => setTimeout(resolve, delay));
       delay = Math.min(delay * 2, 10000);
     }
   }
+
+  function whenShown() {
+    return new Promise((resolve) => {
+      const shown = () => {
+        if (document.hidden) return;
+        document.removeEventListener('visibilitychange', shown);
+        resolve();
+      };
+      document.addEventListener('visibilitychange', shown);
+      shown();
+    });
+  }
+
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden && session && session.connection) session.connection.abort();
+  });
 
   async function readEvents(response, mine) {
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
