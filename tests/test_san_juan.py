@@ -922,3 +922,25 @@ Anna: build Gold Mine
 """
     (report,) = check_text(text)
     assert (report.verdict.value, report.error.code, report.error.line) == ("illegal", "sj-not-in-hand", 19)
+
+
+def test_the_legal_list_offers_the_builds_a_crane_or_the_black_market_pays_for() -> None:
+    """A building only the Crane (the covered building's cost off) or the Black Market (goods paying part of the cost)
+    makes affordable is a legal build: the legal list offers it, each offer accepted; never over the Crane ([D4])."""
+    state = fresh(2)
+    give(state, "Anna", "Crane", "Black Market", "Sugar Mill")
+    goods(state, "Anna", indigo=1, sugar=1)
+    run(state, "Anna: builder")
+    builds = [text for text in state.legal_statements() if text.startswith("Anna: build Palace")]
+    assert builds == [  # 6 -1 privilege = 5 > 3 cards to pay with, without the Crane or the goods
+        "Anna: build Palace paying ?, ?, ? goods Indigo Plant, Sugar Mill",
+        "Anna: build Palace over Black Market paying ?, ?, ?",
+        "Anna: build Palace over Black Market paying ? goods Indigo Plant, Sugar Mill",
+        "Anna: build Palace over Indigo Plant paying ?, ? goods Indigo Plant, Sugar Mill",
+        "Anna: build Palace over Sugar Mill paying ?, ?, ?",
+        "Anna: build Palace over Sugar Mill paying ? goods Indigo Plant, Sugar Mill",
+    ]
+    offered = [text for text in state.legal_statements() if text.startswith("Anna: build ")]
+    assert not any(" over Crane" in text for text in offered)
+    for text in offered:
+        copy.deepcopy(state).apply(PARSER.parse(text))  # accepted
