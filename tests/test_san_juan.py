@@ -658,6 +658,26 @@ def test_owed_draws_follow_at_once_or_are_declined() -> None:
     run(mandatory, "Anna: draws ? (carpenter)\nBoris: pass")
 
 
+def test_with_effects_mandatory_the_legal_list_offers_only_the_owed_draw() -> None:
+    """The next player's turn is refused while a mandatory draw is owed, so it is not offered either."""
+    mandatory = fresh(2, replace(FIRST_EDITION, effects_optional=False))
+    give(mandatory, "Anna", "Well", "Sugar Mill")
+    run(mandatory, "Anna: producer\nAnna: produce Indigo Plant, Sugar Mill")
+    assert mandatory.legal_statements() == ["Anna: draws ? (well)"]
+
+
+def test_with_effects_mandatory_a_draw_nothing_is_left_for_is_skipped() -> None:
+    """Supply and discard pile empty ([D11]): the Well's owed draw cannot be made, so the game goes on without it —
+    it was a dead end (the draw refused for its count, every other statement for the draw missing)."""
+    mandatory = fresh(2, replace(FIRST_EDITION, effects_optional=False))
+    give(mandatory, "Anna", "Well", "Sugar Mill")
+    mandatory.supply = 2  # the two goods take the last cards; the discard pile is empty
+    run(mandatory, "Anna: producer\nAnna: produce Indigo Plant, Sugar Mill")
+    assert mandatory.owed == {"well": 1} and mandatory.available() == 0
+    assert mandatory.legal_statements() == ["Boris: pass"]
+    run(mandatory, "Boris: pass")
+
+
 def test_with_effects_mandatory_the_carpenter_draw_comes_before_the_poor_house_draw() -> None:
     """Both owed: writing the Poor House's draw first must not silently drop the Carpenter's (mandatory) draw."""
     mandatory = fresh(2, replace(FIRST_EDITION, effects_optional=False))

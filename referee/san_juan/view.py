@@ -35,6 +35,8 @@ class View(TurnFlow):
     def legal_statements(self) -> list[str]:
         """Statements (record text, ``?`` for cards) that could legally come next."""
         texts = self._owed_statements()
+        if texts and self.mandatory_owed() is not None:  # effects mandatory: the owed draw comes first
+            return texts
         if self.stage == SETUP:
             if self.governor is None:
                 texts.append("governor: PLAYER")
