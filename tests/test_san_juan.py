@@ -964,3 +964,19 @@ def test_the_legal_list_offers_the_builds_a_crane_or_the_black_market_pays_for()
     assert not any(" over Crane" in text for text in offered)
     for text in offered:
         copy.deepcopy(state).apply(PARSER.parse(text))  # accepted
+
+
+def test_a_carpenter_or_poor_house_the_crane_covers_does_not_fire_for_the_building_over_it() -> None:
+    """The covered building serves the payment only ([D10]); its after-build draw is not owed (docs: decisions)."""
+    state = fresh(2)
+    give(state, "Anna", "Crane", "Carpenter", "Poor House")
+    hold(state, "Anna", "Library")
+    state.p[0].hand_unknown, state.supply = 1, state.supply + 3  # a hand of the Library and one card
+    run(state, "Anna: builder\nAnna: build Library over Carpenter paying ?")  # 5 - 3 - 1 = 1: no card left
+    assert state.owed == {"poor house": 1}  # the Poor House still stands: 0 cards in hand
+    other = fresh(2)
+    give(other, "Anna", "Crane", "Carpenter", "Poor House")
+    hold(other, "Anna", "Library")
+    other.p[0].hand_unknown, other.supply = 2, other.supply + 2  # a hand of the Library and two cards
+    run(other, "Anna: builder\nAnna: build Library over Poor House paying ?, ?")  # 5 - 2 - 1 = 2: no card left
+    assert other.owed == {"carpenter": 1}
