@@ -980,3 +980,18 @@ def test_a_carpenter_or_poor_house_the_crane_covers_does_not_fire_for_the_buildi
     other.p[0].hand_unknown, other.supply = 2, other.supply + 2  # a hand of the Library and two cards
     run(other, "Anna: builder\nAnna: build Library over Poor House paying ?, ?")  # 5 - 2 - 1 = 2: no card left
     assert other.owed == {"carpenter": 1}
+
+
+def test_a_kept_unknown_card_may_be_any_building_and_the_legal_list_offers_each() -> None:
+    """A councillor who kept '?' among a named card and unknown ones holds '1 of [Hero, ?, ?, ?, ?]': the card may be
+    any building, so the builds it allows are offered (only the Hero's were), each accepted."""
+    state = SJState(["Anna", "Boris"], FIRST_EDITION)
+    run(state, "governor: Anna\nhand Anna: Smithy, Well, Sugar Mill, Tower\nhand Boris: ?, ?, ?, ?")
+    run(state, "Anna: councillor\nAnna: draws Hero, ?, ?, ?, ?; keeps ?\nBoris: draws ?, ?; keeps ?")
+    run(state, "Boris: builder\nBoris: pass")
+    builds = [text for text in state.legal_statements() if text.startswith("Anna: build ")]
+    assert "Anna: build Statue paying ?, ?, ?" in builds  # the kept card as a Statue, paid with the named four
+    assert "Anna: build Smithy paying ?" in builds  # a named card as before
+    for text in builds:
+        copy.deepcopy(state).apply(PARSER.parse(text))  # accepted
+    run(state, "Anna: build Statue paying Smithy, Well, Sugar Mill")

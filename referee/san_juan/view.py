@@ -148,8 +148,10 @@ class View(TurnFlow):
         may = self.library(seat).may
         optional = may and self.library_optional(seat)
         builds: list[Action] = []
-        pooled = player.pool.names() if player.pool is not None and player.hand_forgotten else set()
-        unseen = player.hand_unknown > 0  # cards the record never named: any building whose copies allow it
+        pool = player.pool if player.pool is not None and player.hand_forgotten else None
+        pooled = pool.names() if pool is not None else set()
+        # cards the record never named, or a pool's wild candidates (a kept '?'): any building whose copies allow it
+        unseen = player.hand_unknown > 0 or (pool is not None and any(pool.wild.values()))
         covers: list[str | None] = [None, *self._crane_covers(seat)]
         for name in sorted(self.cards if unseen else set(player.hand_known) | pooled):
             card = self.cards[name]
