@@ -658,6 +658,26 @@ def test_owed_draws_follow_at_once_or_are_declined() -> None:
     run(mandatory, "Anna: draws ? (carpenter)\nBoris: pass")
 
 
+def test_with_effects_mandatory_the_legal_list_offers_only_the_owed_draw() -> None:
+    """The next player's turn is refused while a mandatory draw is owed, so it is not offered either."""
+    mandatory = fresh(2, replace(FIRST_EDITION, effects_optional=False))
+    give(mandatory, "Anna", "Well", "Sugar Mill")
+    run(mandatory, "Anna: producer\nAnna: produce Indigo Plant, Sugar Mill")
+    assert mandatory.legal_statements() == ["Anna: draws ? (well)"]
+
+
+def test_with_effects_mandatory_a_draw_nothing_is_left_for_is_skipped() -> None:
+    """Supply and discard pile empty ([D11]): the Well's owed draw cannot be made, so the game goes on without it —
+    it was a dead end (the draw refused for its count, every other statement for the draw missing)."""
+    mandatory = fresh(2, replace(FIRST_EDITION, effects_optional=False))
+    give(mandatory, "Anna", "Well", "Sugar Mill")
+    mandatory.supply = 2  # the two goods take the last cards; the discard pile is empty
+    run(mandatory, "Anna: producer\nAnna: produce Indigo Plant, Sugar Mill")
+    assert mandatory.owed == {"well": 1} and mandatory.available() == 0
+    assert mandatory.legal_statements() == ["Boris: pass"]
+    run(mandatory, "Boris: pass")
+
+
 def test_with_effects_mandatory_the_carpenter_draw_comes_before_the_poor_house_draw() -> None:
     """Both owed: writing the Poor House's draw first must not silently drop the Carpenter's (mandatory) draw."""
     mandatory = fresh(2, replace(FIRST_EDITION, effects_optional=False))
@@ -922,3 +942,56 @@ Anna: build Gold Mine
 """
     (report,) = check_text(text)
     assert (report.verdict.value, report.error.code, report.error.line) == ("illegal", "sj-not-in-hand", 19)
+
+
+def test_the_legal_list_offers_the_builds_a_crane_or_the_black_market_pays_for() -> None:
+    """A building only the Crane (the covered building's cost off) or the Black Market (goods paying part of the cost)
+    makes affordable is a legal build: the legal list offers it, each offer accepted; never over the Crane ([D4])."""
+    state = fresh(2)
+    give(state, "Anna", "Crane", "Black Market", "Sugar Mill")
+    goods(state, "Anna", indigo=1, sugar=1)
+    run(state, "Anna: builder")
+    builds = [text for text in state.legal_statements() if text.startswith("Anna: build Palace")]
+    assert builds == [  # 6 -1 privilege = 5 > 3 cards to pay with, without the Crane or the goods
+        "Anna: build Palace paying ?, ?, ? goods Indigo Plant, Sugar Mill",
+        "Anna: build Palace over Black Market paying ?, ?, ?",
+        "Anna: build Palace over Black Market paying ? goods Indigo Plant, Sugar Mill",
+        "Anna: build Palace over Indigo Plant paying ?, ? goods Indigo Plant, Sugar Mill",
+        "Anna: build Palace over Sugar Mill paying ?, ?, ?",
+        "Anna: build Palace over Sugar Mill paying ? goods Indigo Plant, Sugar Mill",
+    ]
+    offered = [text for text in state.legal_statements() if text.startswith("Anna: build ")]
+    assert not any(" over Crane" in text for text in offered)
+    for text in offered:
+        copy.deepcopy(state).apply(PARSER.parse(text))  # accepted
+
+
+def test_a_carpenter_or_poor_house_the_crane_covers_does_not_fire_for_the_building_over_it() -> None:
+    """The covered building serves the payment only ([D10]); its after-build draw is not owed (docs: decisions)."""
+    state = fresh(2)
+    give(state, "Anna", "Crane", "Carpenter", "Poor House")
+    hold(state, "Anna", "Library")
+    state.p[0].hand_unknown, state.supply = 1, state.supply + 3  # a hand of the Library and one card
+    run(state, "Anna: builder\nAnna: build Library over Carpenter paying ?")  # 5 - 3 - 1 = 1: no card left
+    assert state.owed == {"poor house": 1}  # the Poor House still stands: 0 cards in hand
+    other = fresh(2)
+    give(other, "Anna", "Crane", "Carpenter", "Poor House")
+    hold(other, "Anna", "Library")
+    other.p[0].hand_unknown, other.supply = 2, other.supply + 2  # a hand of the Library and two cards
+    run(other, "Anna: builder\nAnna: build Library over Poor House paying ?, ?")  # 5 - 2 - 1 = 2: no card left
+    assert other.owed == {"carpenter": 1}
+
+
+def test_a_kept_unknown_card_may_be_any_building_and_the_legal_list_offers_each() -> None:
+    """A councillor who kept '?' among a named card and unknown ones holds '1 of [Hero, ?, ?, ?, ?]': the card may be
+    any building, so the builds it allows are offered (only the Hero's were), each accepted."""
+    state = SJState(["Anna", "Boris"], FIRST_EDITION)
+    run(state, "governor: Anna\nhand Anna: Smithy, Well, Sugar Mill, Tower\nhand Boris: ?, ?, ?, ?")
+    run(state, "Anna: councillor\nAnna: draws Hero, ?, ?, ?, ?; keeps ?\nBoris: draws ?, ?; keeps ?")
+    run(state, "Boris: builder\nBoris: pass")
+    builds = [text for text in state.legal_statements() if text.startswith("Anna: build ")]
+    assert "Anna: build Statue paying ?, ?, ?" in builds  # the kept card as a Statue, paid with the named four
+    assert "Anna: build Smithy paying ?" in builds  # a named card as before
+    for text in builds:
+        copy.deepcopy(state).apply(PARSER.parse(text))  # accepted
+    run(state, "Anna: build Statue paying Smithy, Well, Sugar Mill")

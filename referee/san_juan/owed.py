@@ -2,7 +2,8 @@
 the Poor House after a building, the Well after production, the Market Stand and Market Hall after a sale (the
 prospector's draw is written the same way but is his phase turn, see ``prospector.py``).
 
-Any other statement declines what is still owed ([D9], ``effects_optional``); with effects mandatory it is refused.
+Any other statement declines what is still owed ([D9], ``effects_optional``); with effects mandatory it is refused,
+except where nothing is left to draw ([D11]: the draw is skipped).
 The owed draws of the last builder phase may still follow the end of the game: they can change the tie-break.
 """
 
@@ -44,14 +45,22 @@ class OwedDraws(Ledger):
             return
         if self._is_owed_draw(statement):
             return
-        if self.owed and not self.options.effects_optional and self.owed_seat is not None:
-            source = next(iter(self.owed))
+        source = self.mandatory_owed()
+        if source is not None and self.owed_seat is not None:
             raise self.fail(
                 SJCode.OWED_DRAW_MISSING,
                 f"{self.p[self.owed_seat].name} owes the {source} draw first (effects are mandatory in this ruleset)",
                 1,
             )
         self.owed_seat, self.owed = None, {}
+
+    def mandatory_owed(self) -> str | None:
+        """With effects mandatory ([D9]), the owed draw that must be written next: the first one a card is left for.
+
+        A draw supply and discard pile cannot yield is skipped ([D11]): owing it does not stop the game."""
+        if self.options.effects_optional:
+            return None
+        return next((source for source, count in self.owed.items() if self.capped(count)), None)
 
     def _set_owed(self, seat: int, owed: dict[str, int]) -> None:
         owed = {source: count for source, count in owed.items() if count > 0}

@@ -9,7 +9,7 @@ from collections import Counter
 from referee.errors import RefereeError
 from referee.record import NameRef, quote_player
 from referee.san_juan.base import ACT, CHOOSING, MINE, OVER, PROSPECT, SETUP, TILE
-from referee.san_juan.cards import BUILDING_OF_GOOD, GOODS
+from referee.san_juan.cards import BUILDING_OF_GOOD, GOODS, Card
 from referee.san_juan.flow import TurnFlow
 from referee.san_juan.notation import (
     ROLES,
@@ -35,6 +35,8 @@ class View(TurnFlow):
     def legal_statements(self) -> list[str]:
         """Statements (record text, ``?`` for cards) that could legally come next."""
         texts = self._owed_statements()
+        if texts and self.mandatory_owed() is not None:  # effects mandatory: the owed draw comes first
+            return texts
         if self.stage == SETUP:
             if self.governor is None:
                 texts.append("governor: PLAYER")
@@ -139,27 +141,58 @@ class View(TurnFlow):
         return actions
 
     def _legal_builds(self, seat: int) -> list[Action]:
-        """Every building in the hand the builder can pay for in hand cards (at its mandatory cost); the 2-player
-        governor, who may use his Library here or save it for a later phase, at both costs."""
+        """Every building in the hand the builder can pay for (at its mandatory cost): in hand cards, over each
+        building a working Crane may cover, and with the Black Market's goods where they pay part of it; the
+        2-player governor, who may use his Library here or save it for a later phase, at both costs."""
         player = self.p[seat]
         may = self.library(seat).may
         optional = may and self.library_optional(seat)
         builds: list[Action] = []
-        pooled = player.pool.names() if player.pool is not None and player.hand_forgotten else set()
-        unseen = player.hand_unknown > 0  # cards the record never named: any building whose copies allow it
+        pool = player.pool if player.pool is not None and player.hand_forgotten else None
+        pooled = pool.names() if pool is not None else set()
+        # cards the record never named, or a pool's wild candidates (a kept '?'): any building whose copies allow it
+        unseen = player.hand_unknown > 0 or (pool is not None and any(pool.wild.values()))
+        covers: list[str | None] = [None, *self._crane_covers(seat)]
         for name in sorted(self.cards if unseen else set(player.hand_known) | pooled):
             card = self.cards[name]
             if card.copies == 0 or (card.violet and player.owned[name]):  # no copy in this game (a house rule)
                 continue
-            costs = (False, True) if optional else (may,)
-            for cost in dict.fromkeys(self.build_cost(seat, card, None, library) for library in costs):
-                if cost > player.hand_size - 1:
-                    continue
-                build = Build(NameRef(name, 0), paying=self._blanks(cost))
-                if not player.hand_known[name] and not self._may_leave(seat, (build.card, *build.paying)):
-                    continue
-                builds.append(build)
+            for over in covers:
+                covered = self.cards[over] if over is not None else None
+                costs = (False, True) if optional else (may,)
+                for cost in dict.fromkeys(self.build_cost(seat, card, covered, library) for library in costs):
+                    for goods in self._black_market_spends(seat, covered, cost):
+                        if cost - len(goods) > player.hand_size - 1:
+                            continue
+                        build = Build(
+                            NameRef(name, 0),
+                            over=NameRef(over, 0) if over is not None else None,
+                            paying=self._blanks(cost - len(goods)),
+                            goods=goods,
+                        )
+                        if not player.hand_known[name] and not self._may_leave(seat, (build.card, *build.paying)):
+                            continue
+                        builds.append(build)
         return builds
+
+    def _crane_covers(self, seat: int) -> list[str]:
+        """The buildings (by name) a working Crane may build over: the owner's own, not the Crane ([D4])."""
+        if not self.works(seat, "Crane"):
+            return []
+        owned = self.p[seat].owned
+        return sorted(n for n, k in owned.items() if k and (n != "Crane" or self.options.crane_over_crane))
+
+    def _black_market_spends(self, seat: int, covered: Card | None, cost: int) -> list[tuple[NameRef, ...]]:
+        """The payments' goods to offer: none, and where a working Black Market may pay part of the cost, as many
+        goods as it may spend (at most 2, [D5] at most the cost), named by their production buildings."""
+        spends: list[tuple[NameRef, ...]] = [()]
+        if not self.works(seat, "Black Market", covered):
+            return spends
+        goods = [BUILDING_OF_GOOD[g] for g in GOODS for _ in range(self.p[seat].goods[g])]
+        count = min(2, len(goods), cost if self.options.black_market_only_needed else 2)
+        if count:
+            spends.append(tuple(NameRef(building, 0) for building in goods[:count]))
+        return spends
 
     def _may_leave(self, seat: int, refs: tuple[NameRef, ...]) -> bool:
         """Whether these cards can leave the hand now (the check a build makes; nothing changes)."""
