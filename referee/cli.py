@@ -15,7 +15,7 @@ import random
 import signal
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, ClassVar, NoReturn
@@ -25,7 +25,7 @@ import click
 from referee.cli_options import RECORD_PATHS, OutputFile, read_policy, reading_options, running_options
 from referee.errors import CATALOGUE, JOB_FAILED, JobFailed, RefereeError, Verdict
 from referee.files import FileExists, complete_standard_output, new_file, write_new_file, written_by_referee
-from referee.formats import JUNIT_MARK, TRACE_MISMATCH, GitHubWriter, JUnitWriter, SarifWriter
+from referee.formats import GONE, JUNIT_MARK, TRACE_MISMATCH, GitHubWriter, JUnitWriter, SarifWriter
 from referee.game import GameState, GameType, GeneratorFailed, option_docs
 from referee.progress import RunProgress, wanted
 from referee.record import GameRecord, iter_games
@@ -320,7 +320,6 @@ def _print_error_detail(error: RefereeError) -> None:
 
 # ------------------------------------------------------------------------------------------------------ regress
 SNAPSHOT_FIELDS = ("verdict", "code", "line", "scores", "winners")
-GONE = "in the baseline, no longer found"  # a game of a judged file that the baseline has and this run has not
 
 
 def _snapshot(report: GameReport) -> dict[str, Any]:
@@ -378,9 +377,24 @@ class Baseline:
             self.seen.add((str(found.get("key") or Path(found["file"]).name), index))
         return found
 
-    def missing(self, judged_keys: set[str]) -> list[tuple[str, int]]:
-        """Games of a judged file that are in the baseline but were not found this time."""
-        return sorted(k for k in self.rows if k not in self.seen and any(_same_file(k[0], j) for j in judged_keys))
+    def missing(self, judged_keys: set[str], paths: Sequence[str]) -> list[tuple[str, int]]:
+        """Games the baseline has and this run did not find: of a judged file, or of a file the baseline places inside
+        a judged folder (a record file deleted since; the stored path read from the working folder)."""
+        folders = [Path(path).resolve() for path in paths if path != "-" and Path(path).is_dir()]
+
+        def in_scope(key: str, row: dict[str, Any]) -> bool:
+            if any(_same_file(key, judged) for judged in judged_keys):
+                return True
+            file = row.get("file")
+            if not folders or not isinstance(file, str):
+                return False
+            try:
+                resolved = Path(file).resolve()
+            except (OSError, ValueError, RuntimeError):  # not a path of this system
+                return False
+            return any(resolved.is_relative_to(folder) for folder in folders)
+
+        return sorted(k for k, row in self.rows.items() if k not in self.seen and in_scope(k[0], row))
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -495,11 +509,13 @@ def regress(
                     for diff_line in traced.diff if traced is not None else ():
                         click.echo(f"    {diff_line}")
         if stored is not None:
-            for key, index in stored.missing(judged_keys):  # a game gone from a judged file
+            for key, index in stored.missing(judged_keys, paths):  # a game gone from a judged file or folder
                 changed += 1
+                file = str(stored.rows[(key, index)].get("file") or key)
+                for writer in writers:
+                    writer.add_gone(file, index)
                 if fmt == "jsonl":  # a line like any other differing game's, with nothing judged
-                    row = {"file": stored.rows[(key, index)].get("file"), "key": key, "index": index}
-                    row |= dict.fromkeys(SNAPSHOT_FIELDS)
+                    row = {"file": file, "key": key, "index": index} | dict.fromkeys(SNAPSHOT_FIELDS)
                     click.echo(json.dumps({**row, "problems": [GONE]}, ensure_ascii=False))
                 elif fmt == "text":
                     click.echo(f"{key} #{index}: {GONE}")

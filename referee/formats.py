@@ -206,6 +206,27 @@ def problem_of(
     )
 
 
+GONE = "in the baseline, no longer found"
+"""What ``referee regress --baseline`` says of a game the baseline has and the run did not find."""
+
+
+def gone_problem(file: str, index: int, base: Path | None = None) -> Problem:
+    """A game gone since the baseline (its record cut from the file, or the whole file deleted): placed at the file's
+    first line, as no game is left to point at."""
+    return Problem(
+        file=file,
+        path=display_path(file, base),
+        index=index,
+        first_line=1,
+        line=1,
+        column=1,
+        code=BASELINE_MISMATCH,
+        verdict="gone",
+        message=f"game {index}: {GONE}",
+        rule=BASELINE_SUMMARY,
+    )
+
+
 def _judged_problem(report: GameReport, path: str) -> Problem:
     """A game that is not ``ok``: its error, or a failed expectation on a game without error."""
     expected = str(report.expectation) if report.expectation is not None else None
@@ -358,18 +379,25 @@ class JUnitWriter:
         if elapsed is None:
             elapsed = mark - self._last
         self._last = mark
-        elapsed = max(elapsed, 0.0)
+        problem = problem_of(report, self._base, differences=differences, expect=expect, line=line, rule=rule)
+        name = f"game {report.index} (line {report.line})"
+        self._case(report.file, name, max(elapsed, 0.0), problem, f"{report.game or '?'}: {_outcome(report, problem)}")
+
+    def add_gone(self, file: str, index: int) -> None:
+        """A game the baseline has and the run no longer found (``referee regress``): a failed test case."""
+        problem = gone_problem(file, index, self._base)
+        self._case(file, f"game {index}", 0.0, problem, f"FAILED {problem.located}")
+
+    def _case(self, file: str, name: str, elapsed: float, problem: Problem | None, outline: str) -> None:
         suite = self._suite
-        if suite is None or suite.file != report.file:
+        if suite is None or suite.file != file:
             self._flush()
             started = self._now() - timedelta(seconds=elapsed)
-            suite = self._suite = _Suite(report.file, display_path(report.file, self._base), started, [], [])
+            suite = self._suite = _Suite(file, display_path(file, self._base), started, [], [])
         self.tests += 1
         suite.time += elapsed
-        name = f"game {report.index} (line {report.line})"
         head = f'<testcase name="{_xml_attr(name)}" classname="{_xml_attr(suite.path)}" time="{elapsed:.3f}"'
-        problem = problem_of(report, self._base, differences=differences, expect=expect, line=line, rule=rule)
-        suite.out.append(f"{name} {report.game or '?'}: {_outcome(report, problem)}")
+        suite.out.append(f"{name} {outline}")
         if problem is None:
             suite.cases.append(head + "/>")
             return
@@ -593,6 +621,11 @@ class SarifWriter:
             if report.error is not None:
                 self._kinds[report.error.code] = report.error.kind
 
+    def add_gone(self, file: str, index: int) -> None:
+        """A game the baseline has and the run no longer found (``referee regress``)."""
+        self.tests += 1
+        self._problems.append(gone_problem(file, index, self._base))
+
     def log(self) -> dict[str, Any]:
         """The SARIF document as a dict (``close`` writes it)."""
         rules = sarif_rules(self._help_uri, self._kinds.values())
@@ -714,9 +747,17 @@ class GitHubWriter:
         self.tests += 1
         problem = problem_of(report, self._base, differences=differences, expect=expect, line=line, rule=rule)
         if problem is not None:
-            self.problems += 1
-            self._out.write(github_command(problem) + "\n")
-            self._out.flush()
+            self._write(problem)
+
+    def add_gone(self, file: str, index: int) -> None:
+        """A game the baseline has and the run no longer found (``referee regress``)."""
+        self.tests += 1
+        self._write(gone_problem(file, index, self._base))
+
+    def _write(self, problem: Problem) -> None:
+        self.problems += 1
+        self._out.write(github_command(problem) + "\n")
+        self._out.flush()
 
     def close(self) -> None:
         """Nothing to finish: every line is out already (the same interface as the other writers)."""

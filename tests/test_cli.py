@@ -217,6 +217,41 @@ def test_regress_jsonl_reports_a_game_gone_from_the_baseline_as_json(tmp_path: P
     assert "g.rec #2: in the baseline, no longer found" in run("regress", str(path), "--baseline", str(base)).output
 
 
+def test_regress_reports_a_deleted_record_file_in_every_format(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record file deleted from a judged folder since the baseline is a difference — in the text, and as a located
+    problem of the CI formats (JUnit, SARIF, GitHub), which had left gone games out."""
+    monkeypatch.chdir(tmp_path)
+    folder = Path("records")
+    folder.mkdir()
+    (folder / "kept.rec").write_text(HEAD + OPENING)
+    (folder / "deleted.rec").write_text(HEAD + OPENING + "\n" + HEAD + OPENING)
+    assert run("regress", "records", "--save", "base.jsonl").exit_code == 0
+    (folder / "deleted.rec").unlink()
+    text = run("regress", "records", "--baseline", "base.jsonl", "--junit", "out.xml")
+    assert text.exit_code == 1
+    assert "deleted.rec #1: in the baseline, no longer found" in text.output
+    assert "deleted.rec #2: in the baseline, no longer found" in text.output
+    junit = Path("out.xml").read_text()
+    assert junit.count('classname="records/deleted.rec"') == 2 and junit.count("<failure ") == 2
+    github = run("regress", "records", "--baseline", "base.jsonl", "--format", "github").output.splitlines()
+    assert github == [
+        f"::error file=records/deleted.rec,line=1,col=1,title=baseline-mismatch::game {index}: in the baseline, "
+        "no longer found"
+        for index in (1, 2)
+    ]
+    sarif = json.loads(run("regress", "records", "--baseline", "base.jsonl", "--format", "sarif").output)
+    results = sarif["runs"][0]["results"]
+    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]) for r in results] == [
+        ("baseline-mismatch", "records/deleted.rec")
+    ] * 2
+    # a narrower run leaves the rest of the baseline alone: nothing outside the judged folder is gone
+    other = folder / "other"
+    other.mkdir()
+    (other / "x.rec").write_text(HEAD + OPENING)
+    narrow = run("regress", "records/other", "--baseline", "base.jsonl")
+    assert "no longer found" not in narrow.output
+
+
 def test_regress_reports_a_changed_verdict(tmp_path: Path) -> None:
     path = tmp_path / "g.rec"
     path.write_text(HEAD + OPENING)
