@@ -10,7 +10,7 @@ from referee.record import NameRef
 from referee.saint_petersburg.cards import Card
 from referee.saint_petersburg.codes import SPCode
 from referee.saint_petersburg.notation import Action, Buy, Observe, Pass, Play, Take
-from referee.saint_petersburg.position import Position
+from referee.saint_petersburg.position import Position, rubles
 
 
 class Actions(Position):
@@ -246,13 +246,13 @@ class Actions(Position):
         if claimed is not None and claimed != price:
             self.claim_failed(
                 SPCode.PRICE_MISMATCH,
-                f"{card.name} costs {self.p[seat].name} {price} rubles here, not {claimed}",
+                f"{card.name} costs {self.p[seat].name} {rubles(price)} here, not {claimed}",
                 claim_column,
             )
         if price > self.p[seat].rubles:
             raise self.fail(
                 SPCode.CANNOT_AFFORD,
-                f"{card.name} costs {price} rubles; {self.p[seat].name} has {self.p[seat].rubles}",
+                f"{card.name} costs {rubles(price)}; {self.p[seat].name} has {self.p[seat].rubles}",
                 column,
             )
 

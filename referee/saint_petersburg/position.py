@@ -124,3 +124,8 @@ class Position(GameState):
         self.p[seat].rubles += rubles
         self.ruble_flow[seat] += rubles
         return rubles
+
+
+def rubles(amount: int) -> str:
+    """An amount of money as a message says it: ``1 ruble``, ``3 rubles``."""
+    return f"{amount} ruble" if amount == 1 else f"{amount} rubles"

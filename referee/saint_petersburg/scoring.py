@@ -7,7 +7,7 @@ from referee.game import Outcome, Termination, rank_by_score
 from referee.saint_petersburg.cards import COLOUR_OF_DECK
 from referee.saint_petersburg.codes import SPCode
 from referee.saint_petersburg.notation import Pub, ScoreClaim
-from referee.saint_petersburg.position import BETWEEN, PlayerState, Position, Scoring
+from referee.saint_petersburg.position import BETWEEN, PlayerState, Position, Scoring, rubles
 from referee.turns import clockwise
 
 
@@ -124,12 +124,12 @@ class ScoringRules(Position):
         cost = action.count * self.options.pub_vp_price
         if action.price is not None and action.price != cost:
             self.claim_failed(
-                SPCode.PRICE_MISMATCH, f"{action.count} VP cost {cost} rubles, not {action.price}", action.price_column
+                SPCode.PRICE_MISMATCH, f"{action.count} VP cost {rubles(cost)}, not {action.price}", action.price_column
             )
         if cost > player.rubles:
             raise self.fail(
                 SPCode.CANNOT_AFFORD,
-                f"{action.count} VP cost {cost} rubles; {player.name} has {player.rubles}",
+                f"{action.count} VP cost {rubles(cost)}; {player.name} has {player.rubles}",
                 action.count_column,
             )
         return cost

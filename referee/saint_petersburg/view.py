@@ -7,7 +7,7 @@ from referee.record import NameRef
 from referee.saint_petersburg.actions import Actions
 from referee.saint_petersburg.cards import DECKS, Card
 from referee.saint_petersburg.notation import Action, Buy, Observe, Pass, Play, Take, actor_text, quote_player
-from referee.saint_petersburg.position import ACTING, BETWEEN, DEALING, OVER, SETUP
+from referee.saint_petersburg.position import ACTING, BETWEEN, DEALING, OVER, SETUP, rubles
 from referee.saint_petersburg.scoring import ScoringRules
 
 
@@ -176,7 +176,7 @@ class View(Actions, ScoringRules):
         for seat, player in enumerate(self.p):
             tokens = [phase for phase, holder in self.holder.items() if holder == seat]
             lines.append(
-                f"{player.name}: {player.rubles} rubles, {player.vp} VP, tokens {'/'.join(tokens) or '-'}; "
+                f"{player.name}: {rubles(player.rubles)}, {player.vp} VP, tokens {'/'.join(tokens) or '-'}; "
                 f"hand [{names(player.hand)}]; area [{names(player.area)}]"
             )
         return "\n".join(lines)
