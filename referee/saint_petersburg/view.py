@@ -163,7 +163,7 @@ class View(Actions, ScoringRules):
         where = {SETUP: "setup", OVER: "game over"}.get(self.stage, f"round {self.round}, {self.phase} phase")
         if self.stage == ACTING:
             where += f", {self.p[self.to_act].name} to act, {self.passes} pass(es) in a row"
-        elif self.stage != OVER:
+        elif self.stage not in (OVER, SETUP):
             where += f" ({self.stage})"
         lines = [where]
         if self.stage != SETUP:
