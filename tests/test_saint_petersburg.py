@@ -753,7 +753,11 @@ class TestObservatory:
     def test_not_a_decks_last_card(self):
         s = self.setup_state()
         set_deck(s, "aristocrats", {"Author": 1})
-        rejects(s, "Anna: observe aristocrats: Author, discard", "sp-observatory-last-card")
+        error = rejects(s, "Anna: observe aristocrats: Author, discard", "sp-observatory-last-card")
+        assert error.message.startswith("the aristocrats deck holds its last card;"), error.message
+        set_deck(s, "aristocrats", {})
+        error = rejects(s, "Anna: observe aristocrats: Author, discard", "sp-observatory-last-card")
+        assert error.message.startswith("the aristocrats deck is empty;"), error.message
         set_deck(s, "aristocrats", {"Author": 1, "Judge": 1})
         run(s, "Anna: observe aristocrats: Author, discard")
         assert s.deck_size["aristocrats"] == 1 and not s.end_triggered

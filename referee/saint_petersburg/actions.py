@@ -185,10 +185,11 @@ class Actions(Position):
             raise self.fail(SPCode.OBSERVATORY_UNAVAILABLE, f"{self.p[seat].name} {why}", action.column)
         deck = action.deck
         if not self.observable(deck):
+            left = self.deck_size[deck]
+            holds = "is empty" if left == 0 else "holds its last card" if left == 1 else f"holds {left} cards"
             raise self.fail(
                 SPCode.OBSERVATORY_LAST_CARD,
-                f"the {deck} deck holds {self.deck_size[deck]} card(s); "
-                "the Observatory may not draw a deck's last card",
+                f"the {deck} deck {holds}; the Observatory may not draw a deck's last card",
                 action.column,
             )
         card = self.cards[action.card.name]
