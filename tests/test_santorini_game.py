@@ -242,6 +242,10 @@ def test_win_claims_and_the_result_tag_are_checked() -> None:
     assert reject(state, "win: Anna, Anna")[0] == "claim-names-player-twice"
     assert reject(state, "final: Anna 0")[0] == "final-no-scores"
     assert reject(state, "Boris: move e5-e4; build e5")[0] == "after-end"
+    line = "play: Anna Engineer 1, Zed Engineer 5"  # an unknown name is malformed after the end too (audit sny5)
+    assert reject(state, line) == ("unknown-player", col(line, "Zed"))
+    line = "play: Anna Engineer 3, Boris Engineer 5"
+    assert reject(state, line) == ("unknown-card", col(line, "3"))
 
 
 def test_a_win_claim_before_the_end_is_misplaced() -> None:

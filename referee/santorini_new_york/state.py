@@ -40,6 +40,19 @@ from referee.santorini_new_york.quick import quick_turn
 TERMINATIONS = {"climb": SNYTermination.CLIMB, "engineer-rooftop": SNYTermination.ENGINEER_ROOFTOP}
 
 
+def names_in(statement: Any) -> tuple[NameRef | CardRef, ...]:
+    """The players and cards a statement names, in reading order (claims check their own names)."""
+    if isinstance(statement, Place):
+        return tuple(entry.player for entry in statement.entries)
+    if isinstance(statement, HandDeal):
+        return (statement.player, *statement.cards)
+    if isinstance(statement, Reveal):
+        return tuple(ref for entry in statement.entries for ref in (entry.player, entry.card))
+    if isinstance(statement, (TurnLine, LossLine)):
+        return (statement.player,)
+    return ()
+
+
 class SNYState(SNYBase, GameState):
     handlers: ClassVar[dict[type, str]] = {
         Place: "_apply_place",
@@ -60,6 +73,7 @@ class SNYState(SNYBase, GameState):
     # The replay loop asks these of every statement; here each is one comparison, so the general path is skipped.
     def apply(self, statement: Any) -> None:
         if self.stage == OVER:
+            self.check_names(names_in(statement))  # an unknown name is malformed after the end too
             super().apply(statement)  # only claims may follow the end
         else:
             handler = _HANDLERS.get(type(statement))
@@ -127,7 +141,7 @@ class SNYState(SNYBase, GameState):
 
     # ------------------------------------------------------------------------------------------------ setup
     def _apply_place(self, st: Place) -> None:
-        self.check_names(entry.player for entry in st.entries)
+        self.check_names(names_in(st))
         if self.stage != SETUP:
             raise self.fail(SNYCode.MISPLACED_SETUP, "'place:' is a setup line, before the first 'play:'", st.column)
         pairs, pos = dict(self.pairs), self.pos
@@ -182,7 +196,7 @@ class SNYState(SNYBase, GameState):
 
     # ------------------------------------------------------------------------------------------------ cards
     def _apply_hand(self, st: HandDeal) -> None:
-        self.check_names((st.player, *st.cards))
+        self.check_names(names_in(st))
         seat = self.seats[st.player.name]
         count, what = self._deal_of(seat, st)
         tracker = self.tracker.copy()
@@ -244,7 +258,7 @@ class SNYState(SNYBase, GameState):
             )
 
     def _apply_reveal(self, st: Reveal) -> None:
-        self.check_names(ref for entry in st.entries for ref in (entry.player, entry.card))
+        self.check_names(names_in(st))
         if self.stage == TURNS:
             raise self.fail(SNYCode.ROUND_NOT_OVER, "the round's turns are not over", st.column)
         if self.stage == SETUP and self.setup_missing():
