@@ -680,7 +680,7 @@ def explain(file: str, line_number: int, max_size: int, allow_dirs: tuple[Path, 
     for text_line in stop.state.summary().splitlines():
         click.echo(f"  {text_line}")
     click.echo("legal here:")
-    for statement in stop.state.legal_statements():
+    for statement in stop.state.all_legal_statements():  # every one: a shortened list would hide legal statements
         click.echo(f"  {statement}")
 
 

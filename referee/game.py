@@ -258,11 +258,11 @@ class GameState(ABC):
 
     @abstractmethod
     def legal_statements(self) -> list[str]:
-        """The statements (as record text) that could legally come next — as ``explain`` lists them: a game may shorten
-        a long list (``all_legal_statements`` has every one)."""
+        """The statements (as record text) that could legally come next — as an error's alternatives list them: a game
+        may shorten a long list (``all_legal_statements`` has every one, as ``explain`` lists them)."""
 
     def all_legal_statements(self) -> list[str]:
-        """Every statement that could legally come next, for completion as a line is typed. The same as
+        """Every statement that could legally come next, for ``explain`` and completion as a line is typed. The same as
         ``legal_statements`` unless the game shortens that list; such a game overrides this."""
         return self.legal_statements()
 

@@ -117,7 +117,7 @@ class Table:
         return self.state.outcome() if self.state.is_terminal() else None
 
     def legal(self, prefix: str | None = None) -> list[str]:
-        """The statements (record text) that could legally come next, as ``explain`` lists them (a game may shorten a
+        """The statements (record text) that could legally come next, as an error lists them (a game may shorten a
         long list: Santorini's turns); with ``prefix``, every legal statement that starts with it (``""``: all)."""
         if prefix is None:
             return self.state.legal_statements()

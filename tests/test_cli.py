@@ -149,6 +149,22 @@ def test_explain_shows_state_and_legal_actions(tmp_path: Path) -> None:
     assert "Boris: pass" not in result.output  # round 1 worker phase: buy only
 
 
+def test_explain_lists_every_legal_turn(tmp_path: Path) -> None:
+    """`explain` answers "what is legal here": a Santorini turn has hundreds of choices, and a list cut short (the
+    short list an error carries) would show legal turns as missing — here the second worker's turns (audit sny5)."""
+    path = tmp_path / "opening.rec"
+    path.write_text(
+        '[Game "Santorini: New York"]\n[Players "Anna, Boris"]\n[Board "square-5x5"]\n\n'
+        "place: Anna b2 d4, Boris d2 b4\nhand Anna: ?, ?, ?, ?, ?\nhand Boris: ?, ?, ?, ?, ?\n"
+        "play: Anna Iron Worker 2, Boris Engineer 25\n"
+    )
+    listed = [line.strip() for line in run("explain", str(path), "--line", "9").output.splitlines()]
+    turns = [line for line in listed if line.startswith("Anna: move")]
+    assert "Anna: move b2-a1; build a2, b1" in turns  # the first worker's turns
+    assert "Anna: move d4-e5; build d5, e4" in turns  # and the second's, after well over 60 of the first's
+    assert len(turns) == len(set(turns)) > 60
+
+
 def test_options_lists_every_rule_option() -> None:
     from referee.game import option_docs
     from referee.saint_petersburg.options import SPOptions

@@ -148,6 +148,23 @@ def test_a_number_the_deck_list_does_not_print_is_an_unknown_card() -> None:
     assert report.error.column == col(line, "3")
 
 
+@pytest.mark.parametrize(
+    ("line", "code", "at"),
+    [
+        ("hand Anna: Iron Worker 3", "unknown-card", ("3", 1)),  # a second setup hand: misplaced too
+        ("play: Anna Engineer 2, Boris Engineer 25", "unknown-card", ("2", 1)),  # the round's turns are not over too
+        ("play: Anna Engineer 5, Clara Engineer 9", "unknown-player", ("Clara", 1)),
+        ("place: Clara a3 e3", "unknown-player", ("Clara", 1)),  # after the first reveal too
+    ],
+)
+def test_an_unknown_name_makes_a_misplaced_statement_malformed(line: str, code: str, at: tuple[str, int]) -> None:
+    """Record format section 1, ruling 14: an unknown player or a number the deck list does not print makes its
+    statement malformed wherever it stands — as an unknown profession does — not illegal for standing in the wrong
+    place (audit sny5)."""
+    script = two_player_opening().add("play: Anna Engineer 1, Boris Iron Worker 6")
+    assert verdict(script, line) == ("malformed", code, script.last_line() + 1, col(line, *at))
+
+
 def test_the_reveal_names_every_player_in_once_with_a_card_of_his_hand() -> None:
     script = two_player_opening()
     line = "play: Anna Engineer 1"
@@ -225,6 +242,10 @@ def test_win_claims_and_the_result_tag_are_checked() -> None:
     assert reject(state, "win: Anna, Anna")[0] == "claim-names-player-twice"
     assert reject(state, "final: Anna 0")[0] == "final-no-scores"
     assert reject(state, "Boris: move e5-e4; build e5")[0] == "after-end"
+    line = "play: Anna Engineer 1, Zed Engineer 5"  # an unknown name is malformed after the end too (audit sny5)
+    assert reject(state, line) == ("unknown-player", col(line, "Zed"))
+    line = "play: Anna Engineer 3, Boris Engineer 5"
+    assert reject(state, line) == ("unknown-card", col(line, "3"))
 
 
 def test_a_win_claim_before_the_end_is_misplaced() -> None:

@@ -8,7 +8,7 @@ only stored at the end), so a rejected statement leaves the state as it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
 from referee.errors import RecordCode, malformed
@@ -40,6 +40,19 @@ from referee.santorini_new_york.quick import quick_turn
 TERMINATIONS = {"climb": SNYTermination.CLIMB, "engineer-rooftop": SNYTermination.ENGINEER_ROOFTOP}
 
 
+def names_in(statement: Any) -> tuple[NameRef | CardRef, ...]:
+    """The players and cards a statement names, in reading order (claims check their own names)."""
+    if isinstance(statement, Place):
+        return tuple(entry.player for entry in statement.entries)
+    if isinstance(statement, HandDeal):
+        return (statement.player, *statement.cards)
+    if isinstance(statement, Reveal):
+        return tuple(ref for entry in statement.entries for ref in (entry.player, entry.card))
+    if isinstance(statement, (TurnLine, LossLine)):
+        return (statement.player,)
+    return ()
+
+
 class SNYState(SNYBase, GameState):
     handlers: ClassVar[dict[type, str]] = {
         Place: "_apply_place",
@@ -60,6 +73,7 @@ class SNYState(SNYBase, GameState):
     # The replay loop asks these of every statement; here each is one comparison, so the general path is skipped.
     def apply(self, statement: Any) -> None:
         if self.stage == OVER:
+            self.check_names(names_in(statement))  # an unknown name is malformed after the end too
             super().apply(statement)  # only claims may follow the end
         else:
             handler = _HANDLERS.get(type(statement))
@@ -87,12 +101,21 @@ class SNYState(SNYBase, GameState):
             )
         return cell
 
-    def card_of(self, ref: CardRef) -> Card:
-        """A named card: printed in the deck list (else an unknown card, malformed) and in this game's deck."""
+    def check_names(self, refs: Iterable[NameRef | CardRef]) -> None:
+        """The names of a statement, in reading order, before anything else is judged: an unknown player or a card
+        the deck list does not print makes the statement malformed wherever it stands (record format, section 1;
+        ruling 14), as an unknown profession does at parsing."""
+        seats, index = self.seats, self.tracker.index
+        for ref in refs:
+            if isinstance(ref, NameRef):
+                if ref.name not in seats:
+                    self.seat_of(ref)  # raises: not a player
+            elif ref.profession is not None and (ref.profession, ref.number) not in index:
+                self.printed(ref)
+
+    def printed(self, ref: CardRef) -> None:
+        """A card the deck list prints (else an unknown card, malformed, at its number)."""
         assert ref.profession is not None
-        card = (ref.profession, ref.number)
-        if card in self.tracker.index:  # the game's cards: its deck's professions, each with the numbers printed
-            return card
         numbers = self.deck_list.numbers.get(ref.profession, ())
         if ref.number not in numbers:
             printed = ", ".join(map(str, numbers)) or "none"
@@ -102,6 +125,14 @@ class SNYState(SNYBase, GameState):
                 f"({ref.profession} numbers: {printed})",
                 ref.number_column or ref.column,
             )
+
+    def card_of(self, ref: CardRef) -> Card:
+        """A named card: printed in the deck list (else an unknown card, malformed) and in this game's deck."""
+        assert ref.profession is not None
+        card = (ref.profession, ref.number)
+        if card in self.tracker.index:  # the game's cards: its deck's professions, each with the numbers printed
+            return card
+        self.printed(ref)
         if ref.profession not in self.deck:
             raise self.fail(
                 SNYCode.NOT_IN_DECK, f"{ref.profession} is not in this game's deck ({', '.join(self.deck)})", ref.column
@@ -110,6 +141,7 @@ class SNYState(SNYBase, GameState):
 
     # ------------------------------------------------------------------------------------------------ setup
     def _apply_place(self, st: Place) -> None:
+        self.check_names(names_in(st))
         if self.stage != SETUP:
             raise self.fail(SNYCode.MISPLACED_SETUP, "'place:' is a setup line, before the first 'play:'", st.column)
         pairs, pos = dict(self.pairs), self.pos
@@ -164,9 +196,8 @@ class SNYState(SNYBase, GameState):
 
     # ------------------------------------------------------------------------------------------------ cards
     def _apply_hand(self, st: HandDeal) -> None:
-        seat = self.seats.get(st.player.name)
-        if seat is None:
-            seat = self.seat_of(st.player)  # raises: not a player
+        self.check_names(names_in(st))
+        seat = self.seats[st.player.name]
         count, what = self._deal_of(seat, st)
         tracker = self.tracker.copy()
         index = tracker.index
@@ -227,6 +258,7 @@ class SNYState(SNYBase, GameState):
             )
 
     def _apply_reveal(self, st: Reveal) -> None:
+        self.check_names(names_in(st))
         if self.stage == TURNS:
             raise self.fail(SNYCode.ROUND_NOT_OVER, "the round's turns are not over", st.column)
         if self.stage == SETUP and self.setup_missing():
