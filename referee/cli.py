@@ -316,6 +316,9 @@ def _print_error_detail(error: RefereeError) -> None:
         click.echo("    legal here:")
         for alternative in error.alternatives:
             click.echo(f"      {alternative}")
+        if error.alternatives_left:
+            more = error.alternatives_left
+            click.echo(f"      … and {more} more ('referee explain FILE --line {error.line}' lists them all)")
 
 
 # ------------------------------------------------------------------------------------------------------ regress

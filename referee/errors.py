@@ -138,13 +138,15 @@ class RefereeError(Exception):
     line: int = 0
     alternatives: list[str] = field(default_factory=list)
     state: str = ""
+    alternatives_left: int = 0  # legal statements the (capped) list of alternatives leaves out
 
     def __post_init__(self) -> None:
         Exception.__init__(self, self.message)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled with every field (reports travel between processes: ``--jobs``, Dask)."""
-        return (type(self), (self.kind, self.message, self.column, self.line, self.alternatives, self.state))
+        fields = (self.kind, self.message, self.column, self.line, self.alternatives, self.state)
+        return (type(self), (*fields, self.alternatives_left))
 
     @property
     def verdict(self) -> Verdict:

@@ -103,6 +103,9 @@ def statement_column(statement: Any) -> int:
     return column if isinstance(column, int) and column > 0 else 1
 
 
+ALTERNATIVES_SHOWN = 40  # an error lists this many legal statements; `explain` lists them all
+
+
 class GameState(ABC):
     """The state of one game being replayed. ``apply`` judges one parsed statement and changes the state, or raises
     ``IllegalStatement`` (leaving the state as it was).
@@ -170,7 +173,9 @@ class GameState(ABC):
         legal list itself is being worked out)."""
         if self.probing:
             return illegal(kind, message, column, [])
-        error = illegal(kind, message, column, self.legal_statements()[:40])
+        legal = self.legal_statements()
+        error = illegal(kind, message, column, legal[:ALTERNATIVES_SHOWN])
+        error.alternatives_left = max(len(legal) - ALTERNATIVES_SHOWN, 0)
         error.state = self.summary()
         return error
 

@@ -277,3 +277,16 @@ def test_regress_reports_a_changed_verdict(tmp_path: Path) -> None:
     result = run("regress", str(path), "--baseline", str(base))
     assert result.exit_code == 1
     assert "verdict 'unfinished' -> 'illegal'" in result.output
+
+
+def test_check_verbose_says_how_many_alternatives_it_leaves_out() -> None:
+    """An error lists 40 legal statements; when there are more, the list says how many more and where to see them."""
+    record = Path(__file__).parent.parent / "records" / "santorini-new-york" / "illegal" / "broadway-one-worker.rec"
+    result = run("check", "-v", str(record))
+    listed = result.output.split("legal here:\n", 1)[1].splitlines()
+    more = [line for line in listed if line.strip().startswith("… and ")]
+    assert len(more) == 1, result.output
+    count = int(more[0].split()[2])
+    explained = run("explain", str(record), "--line", "12").output.split("legal here:\n", 1)[1]
+    assert "'referee explain FILE --line 12' lists them all" in more[0]
+    assert len(listed) - 1 == 40 and 40 + count == len(explained.splitlines())

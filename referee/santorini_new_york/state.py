@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
 from referee.errors import RecordCode, malformed
-from referee.game import GameState, Outcome
+from referee.game import ALTERNATIVES_SHOWN, GameState, Outcome
 from referee.record import NameRef
 from referee.santorini_new_york import view
 from referee.santorini_new_york.base import OVER, REVEAL, SETUP, TURNS, SNYBase
@@ -397,7 +397,8 @@ class SNYState(SNYBase, GameState):
         if found.turn is None:
             failure = explain(self.context(seat), self.pos, written, found, st.end_column, card)
             error = self.fail(failure.kind, failure.message, failure.column)
-            error.alternatives = [self.turn_line(seat, turn) for turn in ranked(legal, written)[:40]]
+            error.alternatives = [self.turn_line(seat, turn) for turn in ranked(legal, written)[:ALTERNATIVES_SHOWN]]
+            error.alternatives_left = max(len(legal) - ALTERNATIVES_SHOWN, 0)
             raise error
         return found.turn
 
@@ -421,7 +422,8 @@ class SNYState(SNYBase, GameState):
                 "none exists",
                 st.column,
             )
-            error.alternatives = [self.turn_line(seat, turn) for turn in legal[:40]]
+            error.alternatives = [self.turn_line(seat, turn) for turn in legal[:ALTERNATIVES_SHOWN]]
+            error.alternatives_left = max(len(legal) - ALTERNATIVES_SHOWN, 0)
             raise error
         cell = self.space(st.square)
         if cell not in self.pos.workers:
