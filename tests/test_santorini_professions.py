@@ -389,6 +389,18 @@ def test_street_vendor_forces_an_adjacent_opponent_onto_the_block_built() -> Non
     accept(scenario(VENDOR, "Street Vendor"), "Anna: move b2-b3; build a3")  # a3 is not next to Boris
 
 
+def test_street_vendor_option_next_to_the_vendor_too() -> None:
+    """Ruling 1 against ruling 8: with ``street_vendor_next_to_vendor`` Boris at d2, next to the block at c2 but not
+    to the vendor at b3, is not forced (the force is an extra step); next to a vendor at c3 too, he must be."""
+    option = {"street_vendor_next_to_vendor": True}
+    accept(scenario(VENDOR, "Street Vendor", **option), "Anna: move b2-b3; build c2")
+    line = "Anna: move b2-b3; build c2; force d2-c2"
+    assert reject(scenario(VENDOR, "Street Vendor", **option), line) == ("sny-extra-step", col(line, "force"))
+    line = "Anna: move b2-c3; build c2"
+    assert reject(scenario(VENDOR, "Street Vendor", **option), line) == ("sny-incomplete-turn", len(line) + 1)
+    accept(scenario(VENDOR, "Street Vendor", **option), "Anna: move b2-c3; build c2; force d2-c2")
+
+
 def test_street_vendor_a_rooftop_is_not_a_block() -> None:
     accept(scenario(VENDOR, "Street Vendor"), "Anna: move b2-b1; build c1=roof")
     line = "Anna: move b2-b1; build c1; force d2-c1"

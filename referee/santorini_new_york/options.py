@@ -81,6 +81,12 @@ class SNYOptions:
         "[D9] Broadway Actor: move and build with one worker, then with the other; false: both move, then both build "
         "(the first build next to the first worker).",
     )
+    street_vendor_next_to_vendor: bool = opt(
+        False,
+        "[ruling 8 against ruling 1] The Street Vendor forces an opponent worker next to the block built (section 5, "
+        "ruling 8); true: only one that is next to the vendor's worker too (ruling 1 lists the Street Vendor among "
+        "the end-of-turn effects whose 'adjacent' means next to the worker's final space).",
+    )
     reporter_chooses_direction: bool = opt(
         True,
         "[D10] The Reporter chooses north or south; false: the worker is pushed away from the reporter (north when "

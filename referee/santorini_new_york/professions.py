@@ -244,13 +244,17 @@ def night_guard(t: TurnContext, pos: Position) -> Iterator[Path]:
 
 def street_vendor_end(t: TurnContext, p: Path, at: int) -> Iterator[Path]:
     """End of turn: an opponent worker next to the block just built is forced onto it (required when there is one;
-    ruling 8: a rooftop is not a block)."""
+    ruling 8: a rooftop is not a block). With ``street_vendor_next_to_vendor`` (ruling 1's reading), only one next to
+    the vendor's worker too."""
     base = p.reach_here(VENDOR)
     yield base
     built = p.acts[-1]
     if built.level == ROOF:
         return
-    for worker in t.opponents_next_to(p.pos, built.a):
+    candidates = t.opponents_next_to(p.pos, built.a)
+    if t.options.street_vendor_next_to_vendor:
+        candidates = [worker for worker in candidates if worker in t.geo.neighbours[at]]
+    for worker in candidates:
         forced = t.force(base.tag(VENDOR), worker, built.a)
         if forced is not None:
             yield forced
