@@ -196,7 +196,7 @@ def in_order(
             if not pending:
                 return
             try:
-                results = pending[0][1].result()
+                results = _result(pool, pending[0][1])
             except BrokenProcessPool as broken:
                 failures += 1
                 if failures > RETRIES:
@@ -216,6 +216,24 @@ def in_order(
 
 
 _END: Any = object()
+WATCH_EVERY = 0.25  # seconds between looks at the workers while a result is awaited
+
+
+def _result(pool: ProcessPoolExecutor, future: Future[Any]) -> Any:
+    """A unit's result, or ``BrokenProcessPool`` as soon as a worker of the pool is found dead.
+
+    The pool's own thread notices a dead worker only between messages: a worker killed while it wrote a result larger
+    than the pipe holds (a report page's file, megabytes; the out-of-memory killer strikes where memory peaks) leaves
+    half a message, and that thread waits for the rest for ever — this process holds a writing end of the pipe too —
+    so the run hung. Looking at the workers from here breaks that wait: ``_stop`` closes the pipe and a new pool
+    judges the lost work again."""
+    while True:
+        try:
+            return future.result(timeout=WATCH_EVERY)
+        except TimeoutError:
+            processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way (3.11)
+            if any(process.exitcode is not None for process in processes):
+                raise BrokenProcessPool("a worker process died") from None
 
 
 def _submit(pool: ProcessPoolExecutor, item: Any) -> Future[Any]:
