@@ -68,3 +68,21 @@ def test_the_first_problem_of_a_line_in_reading_order(game: str, line: str, code
         HEADS[game].count("\n") + line.count("\n") + 1,
         column,
     ), report.error
+
+
+@pytest.mark.parametrize(
+    ("tags", "code", "line", "column"),
+    [
+        ('[Deck "Engineer, Iron Worker, Crane Operator, Subway Operator"]\n[Board "nope"]', "sny-deck-mix", 3, 7),
+        ('[Deck "Engineer, Iron Wroker, NYPD Officer, Subway Operator"]\n[Board "nope"]', "sny-bad-deck", 3, 18),
+        ('[DeckList "nope"]\n[Board "nope"]', "sny-bad-deck-list", 3, 11),
+        ('[Board "nope"]\n[Deck "Engineer, Iron Worker, Crane Operator, Subway Operator"]', "sny-bad-board", 3, 8),
+        ('[Board "nope"]\n[DeckList "nope"]', "sny-bad-board", 3, 8),
+    ],
+)
+def test_setup_tags_are_judged_in_file_order(tags: str, code: str, line: int, column: int) -> None:
+    """A Santorini: New York Deck tag whose professions cannot make a deck is reported before a Board or DeckList
+    tag below it that names no file, and the other way round (record format section 1: tags in file order)."""
+    (report,) = check_text(f'[Game "Santorini: New York"]\n[Players "Anna, Boris"]\n{tags}\n')
+    assert report.error is not None, report.verdict
+    assert (report.error.kind.code, report.error.line, report.error.column) == (code, line, column), report.error
