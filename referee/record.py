@@ -626,6 +626,8 @@ class LineParser:
                 | set(pieces.items)
                 | {rule for head_rule, item_rule, _ in pieces.headed.values() for rule in (head_rule, item_rule)}
             )
+        self._grammar_file = grammar_file
+        self._tree_lark: Lark | None = None  # the grammar without the transformer (``players_before``), made when asked
         self._transformer = transformer_factory()
         self._lark = Lark.open(
             str(grammar_file),
@@ -678,6 +680,30 @@ class LineParser:
             raise
         except UnexpectedInput as error:
             return self._describe(text, error)
+
+    def players_before(self, text: str, column: int) -> list[NameRef]:
+        """The players a line names before ``column``, where it cannot be read (an unknown card, a number too large):
+        the line read with the grammar alone, so the replay can judge those names first — the first problem in reading
+        order (an unknown player before an unknown card is the one reported). None for a line off the grammar."""
+        if self._tree_lark is None:
+            self._tree_lark = Lark.open(
+                str(self._grammar_file),
+                import_paths=[str(grammar_path("referee.lark").parent)],
+                parser="lalr",
+                maybe_placeholders=False,
+                start="start",
+                cache=grammar_cache(self._grammar_file, ["start"]),
+            )
+        try:
+            tree = self._tree_lark.parse(text, start="start")
+        except Exception:  # a syntax error: what a name is in a line off the grammar is a guess, so none is judged
+            return []
+        names = [
+            player_token(node.children[0])
+            for node in tree.iter_subtrees_topdown()  # type: ignore[no-untyped-call]
+            if node.data == "player" and node.children and isinstance(node.children[0], Token)
+        ]
+        return sorted((name for name in names if name.column < column), key=lambda name: name.column)
 
     def lexer_after(self, rule: str, prefix: str) -> StateLexer:
         """The lexer of the LALR state the parser is in after reading ``prefix`` with the rule ``rule`` (a start

@@ -548,7 +548,7 @@ class Replay:
         except RefereeError as error:
             if not self.result_checked and self.terminal:
                 self._check_result()
-            raise error.at(number) from None
+            raise self._first_in_line(text, error).at(number) from None
         except Exception as exc:
             raise _internal(exc, number) from exc
         if statement is None or statement is BLANK_STATEMENT:
@@ -574,6 +574,18 @@ class Replay:
         if terminal and not self.result_checked and state.settled():
             self._check_result()
         return statement
+
+    def _first_in_line(self, text: str, error: RefereeError) -> RefereeError:
+        """A line that cannot be read, judged in reading order: an unknown player written before the unreadable token
+        (``Zed: buy Foo``) is the line's first problem; else the parser's error."""
+        try:
+            for name in self.parser.players_before(text, error.column):
+                self.state.seat_of(name)
+        except RefereeError as unknown:
+            return unknown
+        except Exception as exc:  # the error stands as read; a failure here is the referee's own
+            return _internal(exc, 0)
+        return error
 
     def finish(self) -> None:
         """The body has ended: the outcome of a game that is over, and its Result tag if not yet judged."""

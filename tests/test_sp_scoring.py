@@ -257,6 +257,8 @@ class TestPub:
     def test_cannot_afford(self):
         s = self.after_building(rubles=5)
         rejects(s, "Anna: pub 3", "sp-cannot-afford")
+        error = rejects(s, "Anna: pub 3 for 5", "sp-cannot-afford")  # the count before the claimed price
+        assert error.column == 11
         run(s, "Anna: pub 2")
         assert s.p[0].rubles == 1
 

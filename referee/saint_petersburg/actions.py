@@ -243,18 +243,19 @@ class Actions(Position):
     def _check_payment(
         self, seat: int, card: Card, price: int, claimed: int | None, claim_column: int, column: int
     ) -> None:
-        """Check a price claim and the player's money (no change yet)."""
-        if claimed is not None and claimed != price:
-            self.claim_failed(
-                SPCode.PRICE_MISMATCH,
-                f"{card.name} costs {self.p[seat].name} {rubles(price)} here, not {claimed}",
-                claim_column,
-            )
+        """Check the player's money, then a price claim (no change yet): in reading order, the card comes before its
+        claimed price."""
         if price > self.p[seat].rubles:
             raise self.fail(
                 SPCode.CANNOT_AFFORD,
                 f"{card.name} costs {rubles(price)}; {self.p[seat].name} has {self.p[seat].rubles}",
                 column,
+            )
+        if claimed is not None and claimed != price:
+            self.claim_failed(
+                SPCode.PRICE_MISMATCH,
+                f"{card.name} costs {self.p[seat].name} {rubles(price)} here, not {claimed}",
+                claim_column,
             )
 
     # ------------------------------------------------------------------------------------------------ change

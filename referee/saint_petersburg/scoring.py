@@ -122,15 +122,15 @@ class ScoringRules(Position):
                 SPCode.PUB_LIMIT, f"{player.name}'s Pubs buy at most {cap} VP per building scoring", action.count_column
             )
         cost = action.count * self.options.pub_vp_price
-        if action.price is not None and action.price != cost:
-            self.claim_failed(
-                SPCode.PRICE_MISMATCH, f"{action.count} VP cost {rubles(cost)}, not {action.price}", action.price_column
-            )
-        if cost > player.rubles:
+        if cost > player.rubles:  # at the count, before the claimed price (reading order)
             raise self.fail(
                 SPCode.CANNOT_AFFORD,
                 f"{action.count} VP cost {rubles(cost)}; {player.name} has {player.rubles}",
                 action.count_column,
+            )
+        if action.price is not None and action.price != cost:
+            self.claim_failed(
+                SPCode.PRICE_MISMATCH, f"{action.count} VP cost {rubles(cost)}, not {action.price}", action.price_column
             )
         return cost
 

@@ -65,7 +65,10 @@ class BoardMap:
         match = SQUARE.fullmatch(square.lower())
         if match is None:
             return None
-        column, row = ord(match.group(1)) - ord("a"), int(match.group(2)) - 1
+        digits = match.group(2).lstrip("0")
+        if len(digits) > len(str(self.height)):  # far off the grid: no int() of a 5,000-digit row
+            return None
+        column, row = ord(match.group(1)) - ord("a"), int(digits or "0") - 1
         if not (0 <= column < self.width and 0 <= row < self.height):
             return None
         return row * self.width + column

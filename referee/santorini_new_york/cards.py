@@ -140,7 +140,9 @@ def check_deck(names: tuple[str, ...], deck_list: DeckList, unique_numbers: bool
     return made_once(_DECKS, key, (deck_list,), lambda: _check_deck(names, deck_list, unique_numbers), DECKS_KEPT)
 
 
-def _check_deck(names: tuple[str, ...], deck_list: DeckList, unique_numbers: bool) -> tuple[str, ...]:
+def deck_professions(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The professions of a Deck tag, canonical and in kind order — what needs no deck list: DataError for an
+    unknown one, DeckMixError unless they are the Engineer plus exactly one Builder, one Specialist and one Mover."""
     found = [profession_named(name) for name in names]
     by_kind: dict[str, list[str]] = {kind: [] for kind in KINDS}
     for profession in found:
@@ -150,7 +152,11 @@ def _check_deck(names: tuple[str, ...], deck_list: DeckList, unique_numbers: boo
             what = "the Engineer once" if kind == ENGINEER else f"exactly one {kind}"
             got = ", ".join(members) or "none"
             raise DeckMixError(f"a deck holds {what} (got {got}); e.g. {', '.join(FIRST_GAME_DECK)}")
-    deck = tuple(by_kind[kind][0] for kind in KINDS)
+    return tuple(by_kind[kind][0] for kind in KINDS)
+
+
+def _check_deck(names: tuple[str, ...], deck_list: DeckList, unique_numbers: bool) -> tuple[str, ...]:
+    deck = deck_professions(names)
     missing = [profession for profession in deck if profession not in deck_list.numbers]
     if missing:
         raise DataError(f"the deck list {deck_list.name!r} prints no cards for {', '.join(missing)}")

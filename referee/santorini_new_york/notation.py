@@ -17,7 +17,7 @@ from typing import Any
 from lark import Token
 
 from referee.errors import RecordCode
-from referee.record import LineParser, NameRef, SyntaxExample, card_lookup, player_token, shift_columns
+from referee.record import LineParser, NameRef, SyntaxExample, card_lookup, number, player_token, shift_columns
 from referee.record import quote_player as quote_name
 from referee.santorini_new_york.cards import NAME_TABLE
 from referee.statements import CommonStatements, FinalClaim, FinalEntry, RoundMark, WinClaim, final_text  # noqa: F401 - re-exported: a game's statements in one place
@@ -183,8 +183,8 @@ class StatementBuilder(CommonStatements):
 
     def card(self, children: list[Token]) -> CardRef:
         profession = card_lookup(children[:-1], NAME_TABLE, "profession")
-        number = children[-1]
-        return CardRef(profession.name, int(number), profession.column, number.column or 1)
+        written = children[-1]
+        return CardRef(profession.name, number(written), profession.column, written.column or 1)
 
     def unknown(self, children: list[Token]) -> CardRef:
         return CardRef(None, 0, children[0].column or 1)
@@ -239,7 +239,7 @@ class StatementBuilder(CommonStatements):
 
     def claim(self, children: list[Token]) -> tuple[int, int, int]:
         token = children[0]
-        level = ROOF_CLAIM if token.type == "ROOF" else int(token)
+        level = ROOF_CLAIM if token.type == "ROOF" else number(token)
         column = token.column or 1
         return (level, column, token.end_column or column + len(token))
 
@@ -362,7 +362,7 @@ def read_step(piece: str, column: int) -> Step | None:
             targets.append(BuildTarget(square))
         else:
             at = column + start + target.start(2)
-            level = int(claim) if claim[0].isdigit() else ROOF_CLAIM
+            level = number(claim, at) if claim[0].isdigit() else ROOF_CLAIM
             targets.append(BuildTarget(square, level, at, at + len(claim)))
         start += len(part) + 1
     return BuildStep(tuple(targets), column)

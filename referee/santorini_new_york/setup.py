@@ -7,6 +7,7 @@ generator, the property suites) only the shipped files are read and a problem is
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeVar
@@ -19,6 +20,7 @@ from referee.santorini_new_york.cards import (
     DeckMixError,
     check_deck,
     deck_cards,
+    deck_professions,
     parse_deck_list_text,
     shipped_deck_lists,
 )
@@ -31,7 +33,7 @@ Data = TypeVar("Data")
 
 def make_state(players: list[str], options: SNYOptions, context: SetupContext | None = None) -> SNYState:
     """The state before the first statement, with the board, deck list and deck the options (tags) name."""
-    board, deck_list = load_data(options, context)
+    board, deck_list = load_data(options, context, deck=True)
     try:
         deck = check_deck(options.deck, deck_list, options.unique_numbers)
     except DataError as problem:
@@ -40,19 +42,43 @@ def make_state(players: list[str], options: SNYOptions, context: SetupContext | 
     return SNYState(players, options, board, deck_list, deck)
 
 
-def load_data(options: SNYOptions, context: SetupContext | None = None) -> tuple[BoardMap, DeckList]:
-    """The board and the deck list the options (the Board and DeckList tags) name, read as ``load`` reads them."""
-    board = load(options.board, shipped_boards(), SNYCode.BAD_BOARD, "board", "Board", parse_board_text, context)
-    deck_list = load(
-        options.deck_list,
-        shipped_deck_lists(),
-        SNYCode.BAD_DECK_LIST,
-        "deck list",
-        "DeckList",
-        parse_deck_list_text,
-        context,
-    )
+SETUP_TAGS = ("Board", "DeckList", "Deck")
+
+
+def load_data(
+    options: SNYOptions, context: SetupContext | None = None, deck: bool = False
+) -> tuple[BoardMap, DeckList]:
+    """The board and the deck list the options (the Board and DeckList tags) name, read as ``load`` reads them —
+    in the order the tags stand in the record, so the first tag's problem is the one reported (record format
+    section 1); with ``deck`` the Deck tag's professions and mix (``deck_professions``) are judged in that order too."""
+    board: BoardMap | None = None
+    deck_list: DeckList | None = None
+    for tag in sorted(SETUP_TAGS, key=lambda name: _line_of(context, name)):
+        if tag == "Board":
+            board = load(options.board, shipped_boards(), SNYCode.BAD_BOARD, "board", tag, parse_board_text, context)
+        elif tag == "DeckList":
+            deck_list = load(
+                options.deck_list,
+                shipped_deck_lists(),
+                SNYCode.BAD_DECK_LIST,
+                "deck list",
+                tag,
+                parse_deck_list_text,
+                context,
+            )
+        elif deck:
+            try:
+                deck_professions(options.deck)
+            except DataError as problem:
+                raise deck_error(context, problem) from None
+    assert board is not None and deck_list is not None
     return board, deck_list
+
+
+def _line_of(context: SetupContext | None, name: str) -> int:
+    """The line of a tag, for file order; a tag not written (a default or a variant's) after every written one."""
+    tag = context.tag(name) if context is not None else None
+    return tag.line if tag is not None else sys.maxsize
 
 
 def setup_error(
