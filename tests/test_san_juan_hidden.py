@@ -252,6 +252,17 @@ def test_a_keep_drawn_before_a_reshuffle_is_legal() -> None:
     assert report.ok and report.error is None
 
 
+def test_a_candidate_tucked_from_a_pool_may_be_a_named_one_when_the_supply_runs_out() -> None:
+    """A card tucked out of a pool of '?', Smithy, Hero may be the Smithy or the Hero: when a draw runs the supply
+    out, it is not also a copy the record does not place. The reference finds the record consistent; the referee
+    counted the tucked candidate twice and refused the draw after the reshuffle."""
+    name = "sj-hidden-legal-candidate-tucked-through-a-reshuffle.rec"
+    options, statements = _record(HIDDEN / name)
+    assert reference_verdict(PLAYERS, options, statements, limit=100_000).index is None
+    (report,) = check_file(HIDDEN / name)
+    assert report.ok and report.error is None, report.error
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_full_games_that_know_fewer_cards_stay_valid(players: int) -> None:
     """Soundness on the real deck: complete generated games, some cards written '?' (as a log that knows less),
