@@ -157,6 +157,14 @@ class Reference:
     def index(self, name: str) -> int | None:
         return self.names.index(name) if name in self.names else None
 
+    def _wanted(self, name: str) -> int | None:
+        """A kept card's index: None for ``?`` (any drawn card); a name without copies in the deck matches no drawn
+        card (-1), not any."""
+        if name == UNKNOWN:
+            return None
+        index = self.index(name)
+        return -1 if index is None else index
+
     # ------------------------------------------------------------------------------------------ moves
     def _draw(self, world: World, name: str) -> Iterator[tuple[World, int]]:
         """One card off the supply (the discard pile shuffled in when it is empty): each world and the card drawn."""
@@ -245,7 +253,7 @@ class Reference:
         for world, cards in drawn_worlds:
             if mine and keeps and len({self.cost[self.names[i]] for i in cards}) < len(cards):
                 continue
-            for kept in _keep_choices(cards, [self.index(r.name) if r.name != UNKNOWN else None for r in keeps]):
+            for kept in _keep_choices(cards, [self._wanted(r.name) for r in keeps]):
                 w = world
                 rest = list(cards)
                 for i in kept:

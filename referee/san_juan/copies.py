@@ -77,6 +77,13 @@ class Copies(SJBase):
             column,
         )
 
+    def _pool_tucked_placed(self) -> int:
+        """Unnamed tucked cards that may be a pool's named candidates: ``_down_cards`` counts every unnamed tucked
+        card as a copy the record does not place, but a candidate tucked from a pool may be one of the named ones,
+        which ``_check_down_reshuffle`` counts as placed (``Pool.lower``) — counted twice, a consistent record was
+        refused. Only the tucked candidates beyond the named ones are certainly unplaced."""
+        return sum(min(pool.fixed, sum(pool.lower(name) for name in pool.names())) for pool in self.pools)
+
     def _check_down_reshuffle(
         self, refs: tuple[NameRef, ...], index: int, before: dict[str, int], extra_discard: int
     ) -> None:
@@ -87,7 +94,7 @@ class Copies(SJBase):
             if ref.name != UNKNOWN:
                 after[ref.name] = after.get(ref.name, 0) + 1
         hidden = index - sum(before.values())
-        down = self._down_cards(hidden) - extra_discard  # the goods sold first are in the pile
+        down = self._down_cards(hidden) - extra_discard - self._pool_tucked_placed()  # sold goods are in the pile
         if not after or down <= 0:
             return
         placed = sum(self.located.values()) + sum(before.values())
