@@ -199,12 +199,16 @@ class _Game:
     last: int  # its last line (the line before the next game's tag section, or the file's last line)
 
 
-def format_text(text: str | bytes, file: str = "<string>", *, game_lines: bool = False) -> Formatted:
+def format_text(
+    text: str | bytes, file: str = "<string>", *, game_lines: bool = False, keep_tag_order: bool = False
+) -> Formatted:
     """The canonical form of a record file's text (see the module's documentation), or ``FormatRefused``.
 
     An ``Expect`` tag naming a game's first line is ambiguous when the tag there moves: the error may be that tag's
     (a bad ``Players`` tag) or the game's own (a missing tag, reported at its first line). By default the number
-    follows the tag; ``game_lines`` keeps it (``format_file`` tries both and keeps the one judged as the original)."""
+    follows the tag; ``game_lines`` keeps it (``format_file`` tries both and keeps the one judged as the original).
+    ``keep_tag_order`` leaves the tags in the order written: tags are judged in file order, so where several are wrong
+    the canonical order could change which is reported."""
     data = text.encode("utf-8") if isinstance(text, str) else text
     original = text if isinstance(text, str) else data.decode("utf-8", errors="replace")
     lines = _lines(data)
@@ -217,7 +221,7 @@ def format_text(text: str | bytes, file: str = "<string>", *, game_lines: bool =
         if each.verbatim:
             done.update(range(each.section[0], each.last + 1))
             continue
-        moved.update(_format_tags(each, lines, out, game_lines))
+        moved.update(_format_tags(each, lines, out, game_lines, keep_tag_order))
         _format_body(each, out)
         done.update(each.section)
         done.update(number for number, _ in each.record.body)  # an unreadable line of a fixture stays as written
@@ -283,8 +287,9 @@ def _read_body(record: GameRecord, game: GameType, texts: dict[int, str], fixtur
         texts[number] = with_comment(known[code] or "", comment, column)
 
 
-def _format_tags(each: _Game, lines: list[str], out: list[str], game_lines: bool) -> dict[int, int]:
-    """Rewrite one tag section in canonical order; the old -> new line of every line of the section."""
+def _format_tags(each: _Game, lines: list[str], out: list[str], game_lines: bool, keep_order: bool) -> dict[int, int]:
+    """Rewrite one tag section in canonical order (or, ``keep_order``, in its own); the old -> new line of every line
+    of the section."""
     record, game = each.record, each.game
     # Each tag takes the comment lines right above it; blank lines inside the section gather at its end.
     units: list[tuple[int, list[int]]] = []  # (tag line, [comment lines..., tag line])
@@ -308,7 +313,8 @@ def _format_tags(each: _Game, lines: list[str], out: list[str], game_lines: bool
     def rank(unit: tuple[int, list[int]]) -> tuple[int, int]:
         return (order.get(by_line[unit[0]].name.lower(), len(order)), unit[0])
 
-    placed = [number for unit in sorted(units, key=rank) for number in unit[1]] + blanks + pending
+    ordered = units if keep_order else sorted(units, key=rank)
+    placed = [number for unit in ordered for number in unit[1]] + blanks + pending
     moved = {old: new for new, old in zip(each.section, placed, strict=True)}
     for old, new in moved.items():
         text = lines[old - 1]
@@ -408,8 +414,13 @@ def format_verified(data: str | bytes, file: str, base_dir: Path | None, policy:
     except FormatRefused:
         if not formatted.moved:
             raise
-        formatted = format_text(data, file, game_lines=True)  # an Expect tag naming a game's first line
-        verify(formatted, file, base_dir, policy)
+        try:
+            formatted = format_text(data, file, game_lines=True)  # an Expect tag naming a game's first line
+            verify(formatted, file, base_dir, policy)
+        except FormatRefused:  # several wrong tags, judged in the order written: keep that order
+            formatted = format_text(data, file, keep_tag_order=True)
+            if formatted.changed:
+                verify(formatted, file, base_dir, policy)
     return formatted
 
 

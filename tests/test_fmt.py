@@ -152,6 +152,19 @@ def test_the_safety_net_refuses_a_change_in_judgement() -> None:
         verify(Formatted(changed, CANONICAL), "<string>", None, DEFAULT_POLICY)
 
 
+def test_several_wrong_tags_keep_the_order_written() -> None:
+    """Tags are judged in file order: with a broken Deck tag above an unknown Board, the canonical order (Board
+    first) would report the other tag, so fmt keeps the order written and still tidies each tag (it refused the file,
+    asking for a bug report)."""
+    text = (
+        '[Game "Santorini: New York"]\n[Players  "Anna, Boris"]\n'
+        '[Deck "Engineer, Iron Worker, Crane Operator, Subway Operator"]\n[Board "nope"]\n\nplace: Anna b2 d4\n'
+    )
+    formatted = format_verified(text, "<string>", None, DEFAULT_POLICY)
+    assert formatted.text == text.replace("[Players  ", "[Players ")
+    assert format_text(text).text.index("[Board") < format_text(text).text.index("[Deck")  # the canonical order
+
+
 def test_fmt_rewrites_in_place_keeping_permissions(tmp_path: Path) -> None:
     record = tmp_path / "club.rec"
     record.write_text(MESSY)
