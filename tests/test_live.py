@@ -350,8 +350,8 @@ def test_every_legal_statement_is_listed_where_legal_is_shortened(api: Api) -> N
         shown = api.get(table_id, host).json()["legal"]
         listed = api.legal(table_id, created["seat_tokens"]["Boris"]).json()
         assert listed["lines"] == number - 1 and listed["prefix"] == ""
-        assert listed["legal"][: len(shown)] == shown
-        if len(listed["legal"]) > len(shown):
+        assert listed["legal"][: len(shown)] == shown  # (also where the reveals are shortened to 8)
+        if len(shown) == 60 and len(listed["legal"]) > 60:
             break
         api.play_all_from(created, number - 1, [text])
     assert len(shown) == 60 and len(listed["legal"]) > 60

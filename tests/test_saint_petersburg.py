@@ -576,6 +576,24 @@ class TestRefill:
         run(s, "deal: none")
         unfinished(ROUND1 + "round 2\nworker phase\nBoris: pass\n")
 
+    def test_deal_none_is_listed_where_it_is_legal(self):
+        """The alternatives ``explain`` and an error list hold 'deal: none' right after a header that deals nothing
+        (it was accepted, never offered: audit legal6); not after the first turn, nor where cards are due."""
+        s = run(fresh(), ROUND1 + "round 2\nworker phase")
+        assert s.legal_statements()[0] == "deal: none"
+        run(s, "Boris: pass")
+        assert "deal: none" not in s.legal_statements()
+        rejects(s, "deal: none", "sp-misplaced-deal")
+        s = run(fresh(), ROUND1_WORKERS + "building phase")
+        assert s.due and "deal: none" not in s.legal_statements()
+        rejects(s, "deal: none", "sp-deal-count")
+
+    def test_round_checkpoint_before_the_tokens_is_listed(self):
+        """'round 1' may open the record, before the 'tokens:' line: it is offered there (audit legal6)."""
+        s = fresh()
+        assert s.legal_statements() == ["round 1", "tokens: PLAYER PHASE..., ..."]
+        run(s, "round 1")
+
     def test_header_while_cards_are_due(self):
         illegal(ROUND1_WORKERS + "building phase\naristocrat phase #!\n", "sp-deal-missing")
 

@@ -312,3 +312,79 @@ def test_the_solver_alone_agrees_with_every_assignment(how: str, monkeypatch: py
     for _ in range(1000 if DEEP else 150):
         cards, events, to_discard = _history(rng)
         assert tracker_failure(cards, events, to_discard) == reference_failure(cards, events, to_discard), events
+
+
+def state_before(path: Path, stop: int):
+    """The state of the record's game just before file line ``stop``."""
+    from referee.record import is_blank_statement
+    from referee.replay import setup
+
+    (game,) = split_games(read_text(path), str(path))
+    _, state, _ = setup(game, path.parent)
+    for number, line in game.body:
+        if number == stop:
+            return state
+        statement = SantoriniNewYork.parser().parse(line)
+        if not is_blank_statement(statement):
+            state.apply(statement)
+    raise AssertionError(f"no line {stop}")
+
+
+GENERATED = Path(__file__).parent.parent / "records" / "santorini-new-york" / "generated"
+
+
+def test_every_reveal_is_listed_in_full() -> None:
+    """``explain`` lists every legal 'play:' reveal — Anna's four named cards with each card Boris's hand (three
+    named, one '?') may hold: exactly the reveals the referee accepts. Only 8 examples were listed, so 41 reveals of
+    the generated games were accepted but never offered (audit legal6); an error's short list keeps 8."""
+    import copy
+    import itertools
+
+    state = state_before(GENERATED / "sny-2p-manhattan-seed08.rec", 22)
+    listed = {text for text in state.all_legal_statements() if text.startswith("play:")}
+    assert "play: Anna Reporter 7, Boris Reporter 3" in listed  # the record's own line 22
+    accepted = set()
+    for anna, boris in itertools.product(possible_cards(state, 0), possible_cards(state, 1)):
+        text = f"play: Anna {anna[0]} {anna[1]}, Boris {boris[0]} {boris[1]}"
+        try:
+            copy.deepcopy(state).apply(SantoriniNewYork.parser().parse(text))
+        except Exception:
+            continue
+        accepted.add(text)
+    assert listed == accepted and len(listed) > 8
+    assert len([text for text in state.legal_statements() if text.startswith("play:")]) == 8
+
+
+def test_too_many_reveals_are_one_pattern() -> None:
+    """Five hands of five '?' cards allow millions of reveals: the full list gives a few and the pattern naming the
+    cards each hand may hold; five named hands of five are listed one by one (3125)."""
+    from referee.santorini_new_york.view import MAX_REVEALS
+
+    names = ["Anna", "Boris", "Clara", "Dmitri", "Elena"]
+    state = SantoriniNewYork.new_state(names, SantoriniNewYork.ruleset(None))
+    lines = ["place: Anna d8 c2", "place: Boris d2 c8", "place: Clara a6 f5", "place: Dmitri e6 b4"]
+    lines += ["place: Elena e4 b6"] + [f"hand {name}: ?, ?, ?, ?, ?" for name in names]
+    for line in lines:
+        state.apply(SantoriniNewYork.parser().parse(line))
+    *examples, pattern = state.all_legal_statements()
+    assert pattern.startswith("play: PLAYER CARD, ... (Anna: Engineer 1 | ") and "; Elena: " in pattern
+    assert 1 < len([text for text in examples if text.startswith("play:")]) <= 8
+    state = SantoriniNewYork.new_state(names, SantoriniNewYork.ruleset(None))
+    for line in lines[:5]:
+        state.apply(SantoriniNewYork.parser().parse(line))
+    for seat, name in enumerate(names):
+        professions = ("Engineer", "Iron Worker", "NYPD Officer", "Subway Operator")  # the provisional numbering
+        cards = ", ".join(f"{professions[(n - 1) % 4]} {n}" for n in range(seat * 5 + 1, seat * 5 + 6))
+        state.apply(SantoriniNewYork.parser().parse(f"hand {name}: {cards}"))
+    reveals = [text for text in state.all_legal_statements() if text.startswith("play:")]
+    assert len(reveals) == MAX_REVEALS == 5**5 and "PLAYER" not in "".join(reveals)
+
+
+def test_every_setup_skyscraper_space_is_listed() -> None:
+    """``explain`` lists every space the Tour Bus Driver's setup skyscraper may take (only the first 10 were: the
+    record's own 'skyscraper: c5' was never offered, audit legal6); an error's short list keeps 10."""
+    state = state_before(GENERATED / "sny-2p-manhattan-seed08.rec", 12)
+    listed = [text for text in state.all_legal_statements() if text.startswith("skyscraper:")]
+    assert "skyscraper: c5" in listed
+    assert len(listed) == sum(1 for cell in state.board.spaces if state.skyscraper_problem(cell) is None) > 10
+    assert len([text for text in state.legal_statements() if text.startswith("skyscraper:")]) == 10

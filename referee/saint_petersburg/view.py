@@ -88,7 +88,7 @@ class View(Actions, ScoringRules):
     # ------------------------------------------------------------------------------------ legal statements
     def legal_statements(self) -> list[str]:
         if self.stage == SETUP:
-            return ["tokens: PLAYER PHASE..., ..."]
+            return [f"round {self.round}", "tokens: PLAYER PHASE..., ..."]  # the checkpoint may open the record
         if self.stage == OVER:
             return ["final: PLAYER VP, ...", "win: PLAYER"]
         if self.stage == DEALING:
@@ -100,6 +100,8 @@ class View(Actions, ScoringRules):
         texts = [actor_text(name, action) for action in actions]
         if self.phase == "building" and self.free_observatories(self.to_act) and any(map(self.observable, DECKS)):
             texts.insert(-1, f"{quote_player(name)}: observe DECK: CARD, buy|take|discard")
+        if self.deal_allowed:  # right after the header of a phase that deals nothing
+            texts.insert(0, "deal: none")
         return texts
 
     def _between_statements(self) -> list[str]:

@@ -484,7 +484,9 @@ class SNYState(SNYBase, GameState):
         return view.legal_statements(self)
 
     def all_legal_statements(self) -> list[str]:
-        return view.legal_statements(self, limit=None)
+        shown = self.legal_statements()  # first, in their order: completion offers what an error lists first
+        listed = set(shown)
+        return shown + [text for text in view.legal_statements(self, limit=None) if text not in listed]
 
     def fingerprint(self) -> tuple:
         return (

@@ -7,11 +7,14 @@ from referee.santorini_new_york.base import OVER, SETUP, TURNS, SNYBase
 from referee.santorini_new_york.board import BoardMap
 from referee.santorini_new_york.cards import Card, card_order, card_text
 from referee.santorini_new_york.engine import Position
-from referee.santorini_new_york.hidden import DISCARD, CardError, hand
+from referee.santorini_new_york.hidden import DISCARD, CardError, CardTracker, hand
 from referee.santorini_new_york.notation import quote_player
 
 LETTERS = "ABCDEFGH"
-MAX_LISTED = 60
+MAX_LISTED = 60  # a turn's choices in the short list (an error's alternatives)
+SKYSCRAPERS_LISTED = 10  # setup skyscraper spaces in the short list
+REVEALS_LISTED = 8  # 'play:' reveals in the short list
+MAX_REVEALS = 5**5  # every reveal of five named hands of five; past it (many "?" cards) the full list gives a pattern
 
 
 def draw_board(board: BoardMap, pos: Position) -> list[str]:
@@ -106,7 +109,9 @@ def summary(state: SNYBase) -> str:
 
 
 def legal_statements(state: SNYBase, limit: int | None = MAX_LISTED) -> list[str]:
-    """What could come next; a turn's choices (often hundreds: each worker, move and build) shortened to ``limit``."""
+    """What could come next; a turn's choices (often hundreds: each worker, move and build) shortened to ``limit``,
+    the setup skyscraper's spaces and the reveals to a few examples. ``limit=None``: every statement (a reveal as a
+    pattern when there are more than ``MAX_REVEALS``)."""
     if state.stage == OVER:
         return [f"win: {quote_player(state.players[state.winner or 0])}"]
     if state.stage == TURNS:
@@ -119,18 +124,18 @@ def legal_statements(state: SNYBase, limit: int | None = MAX_LISTED) -> list[str
             ]
         return [state.turn_line(seat, turn) for turn in turns[:limit]]
     if state.stage == SETUP:
-        return setup_statements(state)
+        return setup_statements(state, every=limit is None)
     out = [
         f"hand {quote_player(state.players[s])}: {state.refill_count()} cards from the discard pile (named, or ?)"
         for s in sorted(state.refill_due)
     ]
     out.append(f"round {state.round}")
     if not state.refill_due:
-        out += reveals(state)
+        out += reveals(state) if limit is not None else every_reveal(state)
     return out
 
 
-def setup_statements(state: SNYBase) -> list[str]:
+def setup_statements(state: SNYBase, every: bool = False) -> list[str]:
     out = []
     free = state.free_pairs(state.pos)
     for seat, name in enumerate(state.players):
@@ -140,13 +145,13 @@ def setup_statements(state: SNYBase) -> list[str]:
                 out.append(f"place: {quote_player(name)} {first} {second}")
     if state.needs_skyscraper and state.setup_skyscraper is None:
         spaces = [c for c in sorted(state.board.spaces) if state.skyscraper_problem(c) is None]
-        out += [f"skyscraper: {state.board.square(c)}" for c in spaces[:10]]
+        out += [f"skyscraper: {state.board.square(c)}" for c in (spaces if every else spaces[:SKYSCRAPERS_LISTED])]
     for seat, name in enumerate(state.players):
         if seat not in state.dealt:
             out.append(f"hand {quote_player(name)}: {state.options.hand_size} cards of the deck (named, or ?)")
     out.append("round 1")
     if not state.setup_missing():
-        out += reveals(state)
+        out += every_reveal(state) if every else reveals(state)
     return out
 
 
@@ -156,7 +161,41 @@ def possible_cards(state: SNYBase, seat: int) -> list[Card]:
     return [card for card in tracker.cards if tracker.possible_in(card, seat)]
 
 
-def reveals(state: SNYBase, limit: int = 8) -> list[str]:
+def every_reveal(state: SNYBase) -> list[str]:
+    """Every legal 'play:' reveal, each player still in with every card his hand may hold alongside the others' (the
+    record stays consistent, '?' cards included); past ``MAX_REVEALS`` a few of them and the pattern
+    ``play: PLAYER CARD, ... (NAME: CARD | CARD ...; ...)`` naming the cards each hand may hold."""
+    seats = state.in_game()
+    options = {seat: sorted(possible_cards(state, seat), key=card_order) for seat in seats}
+    start = state.tracker.copy()
+    if state.stage == SETUP:
+        start.begin()  # at the first reveal the cards not dealt join the discard pile
+    out: list[str] = []
+
+    def extend(index: int, tracker: CardTracker, chosen: list[str]) -> bool:
+        if index == len(seats):
+            out.append("play: " + ", ".join(chosen))
+            return len(out) <= MAX_REVEALS
+        seat = seats[index]
+        for card in options[seat]:
+            after = tracker.copy()
+            try:
+                after.play(seat, card)
+            except CardError:
+                continue
+            if not extend(index + 1, after, [*chosen, f"{quote_player(state.players[seat])} {card_text(card)}"]):
+                return False
+        return True
+
+    if extend(0, start, []):
+        return out
+    hands = "; ".join(
+        f"{state.players[seat]}: " + " | ".join(card_text(card) for card in options[seat]) for seat in seats
+    )
+    return [*reveals(state), f"play: PLAYER CARD, ... ({hands})"]
+
+
+def reveals(state: SNYBase, limit: int = REVEALS_LISTED) -> list[str]:
     """A few legal 'play:' reveals: every player still in names a card his hand may hold, each with the cards
     before it (the record is consistent after each)."""
     seats = state.in_game()
