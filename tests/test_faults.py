@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,13 +150,8 @@ def _same(referee: Referee, item: int) -> list[int]:
     return [item]
 
 
-@pytest.mark.skipif(not LINUX, reason="forked workers and pipes")
-def test_a_result_half_sent_when_the_run_stops_does_not_hang_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Ctrl-C while a worker was writing a result: the worker is killed with half a message in the result pipe, and
-    the pool's thread waited for the rest — forever, as this process holds a writing end of the pipe too (about one
-    Ctrl-C in thirty hung the run). Here the half message is written by hand, so the moment is certain."""
-    import struct
-    import threading
+def _recorded_pools(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The process pools ``parallel`` makes from now on, as it makes them."""
     from concurrent.futures import ProcessPoolExecutor
 
     pools: list[ProcessPoolExecutor] = []
@@ -166,10 +162,27 @@ def test_a_result_half_sent_when_the_run_stops_does_not_hang_it(monkeypatch: pyt
             pools.append(self)
 
     monkeypatch.setattr(parallel, "ProcessPoolExecutor", Recorded)
+    return pools
+
+
+def _send_half_a_message(pool: Any) -> None:
+    """Ten bytes of a million-byte result in the pool's result pipe: the pool's thread waits for the rest."""
+    import struct
+
+    os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 1_000_000) + b"x" * 10)
+
+
+@pytest.mark.skipif(not LINUX, reason="forked workers and pipes")
+def test_a_result_half_sent_when_the_run_stops_does_not_hang_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C while a worker was writing a result: the worker is killed with half a message in the result pipe, and
+    the pool's thread waited for the rest — forever, as this process holds a writing end of the pipe too (about one
+    Ctrl-C in thirty hung the run). Here the half message is written by hand, so the moment is certain."""
+    import threading
+
+    pools = _recorded_pools(monkeypatch)
     results = parallel.in_order(_same, range(100), Referee(), 2)
     assert next(results) == 0
-    half = struct.pack("!i", 1_000_000) + b"x" * 10  # a message of a million bytes, ten of them sent
-    os.write(pools[0]._result_queue._writer.fileno(), half)  # type: ignore[attr-defined]
+    _send_half_a_message(pools[0])
     time.sleep(0.2)  # the pool's thread is reading it
     stopping = threading.Thread(target=results.close, daemon=True)  # what Ctrl-C does to the run
     stopping.start()
@@ -188,23 +201,13 @@ def test_a_worker_killed_while_it_wrote_a_result_does_not_hang_the_run(monkeypat
     through a pipe of 64 KiB): half a message is in the result pipe, and the pool's thread waited for the rest for
     ever, so the run hung (audit faults5: 'report --jobs 2' killed in a pipe write). Here the half message is
     written by hand and a worker killed, so the moment is certain; the run goes on and loses nothing."""
-    import struct
     import threading
-    from concurrent.futures import ProcessPoolExecutor
 
-    pools: list[ProcessPoolExecutor] = []
-
-    class Recorded(ProcessPoolExecutor):
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-            pools.append(self)
-
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Recorded)
+    pools = _recorded_pools(monkeypatch)
     results = parallel.in_order(_slow, range(60), Referee(), 2)
     seen = [next(results)]
     pool = pools[0]
-    half = struct.pack("!i", 1_000_000) + b"x" * 10  # what the killed worker had sent of a million bytes
-    os.write(pool._result_queue._writer.fileno(), half)  # type: ignore[attr-defined]
+    _send_half_a_message(pool)  # what the killed worker had sent
     os.kill(next(iter(pool._processes)), signal.SIGKILL)  # type: ignore[attr-defined]
     rest = threading.Thread(target=lambda: seen.extend(results), daemon=True)
     rest.start()
