@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
-from referee.errors import RecordCode, malformed
+from referee.errors import RecordCode, RefereeError, malformed
 from referee.game import ALTERNATIVES_SHOWN, GameState, Outcome
 from referee.record import NameRef
 from referee.santorini_new_york import view
@@ -72,15 +72,21 @@ class SNYState(SNYBase, GameState):
 
     # The replay loop asks these of every statement; here each is one comparison, so the general path is skipped.
     def apply(self, statement: Any) -> None:
-        if self.stage == OVER:
-            self.check_names(names_in(statement))  # an unknown name is malformed after the end too
-            super().apply(statement)  # only claims may follow the end
-        else:
-            handler = _HANDLERS.get(type(statement))
-            if handler is None:  # pragma: no cover - the grammar yields only handled types
-                self.dispatch(statement)
+        try:
+            if self.stage == OVER:
+                super().apply(statement)  # only claims may follow the end
             else:
-                handler(self, statement)  # ``GameState.dispatch`` without looking the method up by name
+                handler = _HANDLERS.get(type(statement))
+                if handler is None:  # pragma: no cover - the grammar yields only handled types
+                    self.dispatch(statement)
+                else:
+                    handler(self, statement)  # ``GameState.dispatch`` without looking the method up by name
+        except RefereeError:
+            # An unknown name makes the statement malformed wherever it stands (record format, section 1; ruling 14):
+            # the first in reading order is reported, whatever else the statement breaks. Judged here, on the error
+            # path only, as an accepted statement has had every name looked up.
+            self.check_names(names_in(statement))
+            raise
 
     def settled(self) -> bool:
         return self.stage == OVER
@@ -141,7 +147,6 @@ class SNYState(SNYBase, GameState):
 
     # ------------------------------------------------------------------------------------------------ setup
     def _apply_place(self, st: Place) -> None:
-        self.check_names(names_in(st))
         if self.stage != SETUP:
             raise self.fail(SNYCode.MISPLACED_SETUP, "'place:' is a setup line, before the first 'play:'", st.column)
         pairs, pos = dict(self.pairs), self.pos
@@ -196,8 +201,9 @@ class SNYState(SNYBase, GameState):
 
     # ------------------------------------------------------------------------------------------------ cards
     def _apply_hand(self, st: HandDeal) -> None:
-        self.check_names(names_in(st))
-        seat = self.seats[st.player.name]
+        seat = self.seats.get(st.player.name)
+        if seat is None:
+            seat = self.seat_of(st.player)  # raises: not a player
         count, what = self._deal_of(seat, st)
         tracker = self.tracker.copy()
         index = tracker.index
@@ -258,7 +264,6 @@ class SNYState(SNYBase, GameState):
             )
 
     def _apply_reveal(self, st: Reveal) -> None:
-        self.check_names(names_in(st))
         if self.stage == TURNS:
             raise self.fail(SNYCode.ROUND_NOT_OVER, "the round's turns are not over", st.column)
         if self.stage == SETUP and self.setup_missing():
