@@ -282,7 +282,8 @@ def _checked_players(record: GameRecord, game: GameType, result: Tag | None) -> 
         problem = f"the Players tag lists {excerpt(again)} twice: every player once, comma-separated, in seat order"
     if problem is not None:  # names that cannot be read: nothing else is read against them
         raise _tag_error(record, "Players", RecordCode.BAD_PLAYERS, problem)
-    problems = [] if result is None else _result_names_problem(record, result, players)
+    unreadable = None if result is None else _result_names_problem(record, result, players)
+    problems = [] if unreadable is None else [unreadable]
     if not game.min_players <= len(players) <= game.max_players:
         # names that read well, a count the rules forbid: illegal (record format §1); a Result tag above it that
         # cannot be read against those names comes first
@@ -293,9 +294,9 @@ def _checked_players(record: GameRecord, game: GameType, result: Tag | None) -> 
     return players
 
 
-def _result_names_problem(record: GameRecord, result: Tag, players: list[str]) -> list[RefereeError]:
-    """What makes a Result tag unreadable against the players (at most one problem): a name that is no player's,
-    or a player named twice (a claim names each player at most once, record-format.md §1, the Result tag too)."""
+def _result_names_problem(record: GameRecord, result: Tag, players: list[str]) -> RefereeError | None:
+    """What makes a Result tag unreadable against the players, if anything: a name that is no player's, or a player
+    named twice (a claim names each player at most once, record-format.md §1, the Result tag too)."""
     claimed = _claimed_winners(result.value)
     unknown = [name for name in claimed if name not in players]
     if unknown:
@@ -303,13 +304,12 @@ def _result_names_problem(record: GameRecord, result: Tag, players: list[str]) -
             f"the Result tag names {excerpt(unknown[0])}, who is not a player of this game "
             f"(Players: {', '.join(players)})"
         )
-        return [_tag_error(record, "Result", RecordCode.UNKNOWN_PLAYER, message)]
+        return _tag_error(record, "Result", RecordCode.UNKNOWN_PLAYER, message)
     twice = next((name for index, name in enumerate(claimed) if name in claimed[:index]), None)
     if twice is not None:
-        return [
-            _tag_error(record, "Result", RecordCode.CLAIM_NAMES_TWICE, f"the Result tag names {excerpt(twice)} twice")
-        ]
-    return []
+        message = f"the Result tag names {excerpt(twice)} twice"
+        return _tag_error(record, "Result", RecordCode.CLAIM_NAMES_TWICE, message)
+    return None
 
 
 def _options_of(
